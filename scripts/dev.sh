@@ -33,7 +33,7 @@ install_missing_packages
 case "$mode" in
   demo)
     configure_and_build build
-    exec build/tools/tidepool/tidepool run --sim -o build/demo-traces -f -- build/tools/examples/train_mlp/train_mlp --steps 5
+    exec build/bin/tidepool run --sim -o build/demo-traces -f -- build/examples/train_mlp --steps 5
     ;;
   test)
     configure_and_build build

@@ -15,5 +15,7 @@ void add_plan(CLI::App& app);
 void add_synth(CLI::App& app);
 // `tidepool bench <what>`: benchmark programs.
 void add_bench_pack(CLI::App& bench);
+void add_bench_overhead(CLI::App& bench);
+void add_bench_swap(CLI::App& bench);
 
 }  // namespace tidepool::cli

@@ -14,6 +14,14 @@ int main(int argc, char** argv) {
   // One line per subcommand (declared in commands.h, defined in cmd_<name>.cpp).
   CLI::App* bench = app.add_subcommand("bench", "Benchmark programs");
   bench->require_subcommand(1);
+  add_bench_pack(*bench);
+  add_bench_overhead(*bench);
+  add_bench_swap(*bench);
+  add_run(app);
+  add_report(app);
+  add_dump(app);
+  add_plan(app);
+  add_synth(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -1,0 +1,88 @@
+// Trace → EventStream.
+#include "analyzer/iteration/from_trace.h"
+
+#include <algorithm>
+#include <string>
+#include <type_traits>
+#include <unordered_map>
+#include <variant>
+
+namespace tidepool::iteration {
+namespace {
+
+bool plannable(trace::AllocKind kind) {
+  using K = trace::AllocKind;
+  return kind == K::device || kind == K::device_pitched || kind == K::stream_ordered || kind == K::pool;
+}
+
+struct Live {
+  std::uint64_t bytes;
+  std::uint64_t context;
+};
+
+class Converter {
+ public:
+  explicit Converter(const trace::Trace& trace) : trace_(trace) {}
+
+  EventStream run() {
+    for (source_ = 0; source_ < trace_.events.size(); ++source_)
+      std::visit([this](const auto& r) { on(r); }, trace_.events[source_].record);
+    return std::move(out_);
+  }
+
+ private:
+  void on(const trace::Alloc& r) {
+    if (!plannable(r.kind)) return;
+    live_[r.alloc_id] = {r.size, r.context};
+    out_.events.push_back({EventKind::alloc, r.alloc_id, r.size, 0, source_});
+  }
+  void on(const trace::Free& r) {
+    const auto it = live_.find(r.alloc_id);
+    if (it == live_.end()) return;  // not a plannable allocation (or already freed by its context)
+    out_.events.push_back({EventKind::free, r.alloc_id, it->second.bytes, 0, source_});
+    live_.erase(it);
+  }
+  void on(const trace::ContextDestroy& r) {
+    std::vector<std::uint64_t> freed;
+    for (const auto& [id, live] : live_)
+      if (live.context == r.context) freed.push_back(id);
+    std::sort(freed.begin(), freed.end());  // allocation order, independent of the hash map
+    for (std::uint64_t id : freed) on(trace::Free{id, trace::AllocKind::device, 0});
+  }
+  void on(const trace::Launch& r) {
+    if (r.captured) return;
+    out_.events.push_back({EventKind::launch, 0, 0, name(std::string(trace_.string(r.kernel_name_id))), source_});
+  }
+  void on(const trace::GraphLaunch&) { out_.events.push_back({EventKind::launch, 0, 0, name("<graph>"), source_}); }
+  void on(const trace::Copy& r) {
+    if (r.captured) return;
+    out_.events.push_back({EventKind::transfer, 0, r.bytes, name(std::string(trace::to_string(r.kind))), source_});
+  }
+  void on(const trace::Set& r) {
+    if (r.captured) return;
+    out_.events.push_back({EventKind::transfer, 0, r.bytes, name("memset"), source_});
+  }
+  void on(const trace::RangePush& r) {
+    out_.marks.push_back({out_.events.size(), name(std::string(trace_.string(r.name_id)))});
+  }
+  template <class Other>
+  void on(const Other&) {}
+
+  std::uint32_t name(const std::string& text) {
+    const auto [it, added] = names_.try_emplace(text, static_cast<std::uint32_t>(out_.names.size()));
+    if (added) out_.names.push_back(text);
+    return it->second;
+  }
+
+  const trace::Trace& trace_;
+  EventStream out_;
+  std::unordered_map<std::uint64_t, Live> live_;
+  std::unordered_map<std::string, std::uint32_t> names_;
+  std::size_t source_ = 0;
+};
+
+}  // namespace
+
+EventStream event_stream(const trace::Trace& trace) { return Converter(trace).run(); }
+
+}  // namespace tidepool::iteration

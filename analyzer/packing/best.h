@@ -1,0 +1,17 @@
+// `best`: our anytime portfolio. In turn, until the lower bound is reached or the deadline passes:
+//  1. greedy placements (gaps best/first fit and lowest first) over several orders;
+//  2. for instances small enough, the exact search (exact_search.h) at rising node budgets: at
+//     each budget it tries the lower bound, then bisects between the highest capacity that failed
+//     and the best height found; a capacity the search proves infeasible is never tried again;
+//  3. otherwise, local search over the order of the best greedy packing (local_search.h).
+// The first greedy packing is always completed, even past the deadline.
+#pragma once
+
+#include "analyzer/packing/deadline.h"
+#include "analyzer/packing/problem.h"
+
+namespace tidepool::packing {
+
+Solution solve_best(const Problem& problem, Deadline deadline);
+
+}  // namespace tidepool::packing

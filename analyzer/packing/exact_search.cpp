@@ -1,0 +1,271 @@
+// The exact search (see exact_search.h).
+#include "analyzer/packing/exact_search.h"
+
+#include <algorithm>
+#include <limits>
+#include <tuple>
+
+namespace tidepool::packing {
+namespace {
+
+// Interval events (time, 0 = end / 1 = start, item), ends first: intervals are half-open.
+std::vector<std::tuple<Time, int, std::uint32_t>> interval_events(const Problem& problem) {
+  std::vector<std::tuple<Time, int, std::uint32_t>> events;
+  for (std::uint32_t i = 0; i < problem.items.size(); ++i) {
+    for (const Interval& interval : problem.items[i].live) {
+      events.emplace_back(interval.lower, 1, i);
+      events.emplace_back(interval.upper, 0, i);
+    }
+  }
+  std::ranges::sort(events);
+  return events;
+}
+
+}  // namespace
+
+std::int64_t ExactSearch::overlap_pairs(const Problem& problem) {
+  std::int64_t pairs = 0;
+  std::int64_t live = 0;
+  for (const auto& [time, is_start, item] : interval_events(problem)) {
+    if (is_start) pairs += live++;
+    else --live;
+  }
+  return pairs;
+}
+
+ExactSearch::ExactSearch(const Problem& problem, const Timeline& timeline)
+    : problem_(problem), timeline_(timeline) {
+  const std::size_t n = problem.items.size();
+  // Overlaps: when an interval starts, its item overlaps every item live then.
+  std::vector<std::vector<std::uint32_t>> overlaps(n);
+  std::vector<std::uint32_t> live;
+  std::vector<std::size_t> live_position(n, 0);
+  for (const auto& [time, is_start, item] : interval_events(problem)) {
+    if (!is_start) {
+      const std::size_t at = live_position[item];
+      live[at] = live.back();
+      live_position[live[at]] = at;
+      live.pop_back();
+      continue;
+    }
+    for (const std::uint32_t other : live) {
+      overlaps[item].push_back(other);
+      overlaps[other].push_back(item);
+    }
+    live_position[item] = live.size();
+    live.push_back(item);
+  }
+  overlap_begin_.assign(n + 1, 0);
+  for (std::size_t i = 0; i < n; ++i) {
+    std::ranges::sort(overlaps[i]);
+    const auto repeated = std::ranges::unique(overlaps[i]);  // items with several intervals
+    overlaps[i].erase(repeated.begin(), repeated.end());
+    overlap_begin_[i + 1] = overlap_begin_[i] + overlaps[i].size();
+  }
+  overlaps_.reserve(overlap_begin_.back());
+  for (const auto& list : overlaps) overlaps_.insert(overlaps_.end(), list.begin(), list.end());
+  // Section lists.
+  const int sections = timeline.section_count();
+  section_begin_.assign(sections + 1, 0);
+  for (std::size_t i = 0; i < n; ++i) {
+    for (const SectionRange range : timeline.ranges(i)) {
+      for (int s = range.begin; s < range.end; ++s) ++section_begin_[s + 1];
+    }
+  }
+  for (int s = 0; s < sections; ++s) section_begin_[s + 1] += section_begin_[s];
+  section_items_.resize(section_begin_.back());
+  std::vector<std::size_t> fill(section_begin_.begin(), section_begin_.end() - 1);
+  for (std::size_t i = 0; i < n; ++i) {
+    for (const SectionRange range : timeline.ranges(i)) {
+      for (int s = range.begin; s < range.end; ++s) section_items_[fill[s]++] = static_cast<std::uint32_t>(i);
+    }
+  }
+  section_stamp_.assign(sections, 0);
+}
+
+SearchStatus ExactSearch::run(std::span<const std::size_t> preorder, Bytes capacity,
+                              std::int64_t node_budget, Deadline deadline, std::vector<Bytes>& offsets) {
+  const std::size_t n = problem_.items.size();
+  const int sections = timeline_.section_count();
+  preorder_ = preorder;
+  capacity_ = capacity;
+  nodes_left_ = node_budget;
+  deadline_ = deadline;
+  result_ = &offsets;
+  offsets.assign(n, 0);
+  offset_.assign(n, -1);
+  min_offset_.assign(n, 0);
+  floor_.assign(sections, 0);
+  remaining_.assign(timeline_.section_totals().begin(), timeline_.section_totals().end());
+  min_offset_log_.clear();
+  floor_log_.clear();
+  crossing_.assign(std::max(sections - 1, 0), 0);
+  for (std::size_t i = 0; i < n; ++i) {
+    for (int border = timeline_.first_section(i); border + 1 < timeline_.last_section_end(i); ++border) {
+      ++crossing_[border];
+    }
+  }
+  if (candidates_.size() < n + 1) candidates_.resize(n + 1);
+  Part all{{}, {0, sections}};
+  all.positions.resize(n);
+  for (std::size_t k = 0; k < n; ++k) all.positions[k] = static_cast<int>(k);
+  std::vector<int> borders;
+  for (int border = 0; border + 1 < sections; ++border) {
+    if (crossing_[border] == 0) borders.push_back(border + 1);
+  }
+  switch (solve_pieces(all, borders, 0)) {
+    case Step::found: return SearchStatus::found;
+    case Step::not_found: return SearchStatus::infeasible;
+    case Step::stop: break;
+  }
+  return SearchStatus::gave_up;
+}
+
+ExactSearch::Step ExactSearch::solve_pieces(const Part& part, std::span<const int> borders, std::size_t depth) {
+  int begin = part.sections.begin;
+  for (std::size_t b = 0; b <= borders.size(); ++b) {
+    const int end = b < borders.size() ? borders[b] : part.sections.end;
+    Part piece{{}, {begin, end}};
+    for (const int position : part.positions) {
+      const std::size_t item = preorder_[position];
+      if (offset_[item] < 0 && timeline_.first_section(item) < end && begin < timeline_.last_section_end(item)) {
+        piece.positions.push_back(position);
+      }
+    }
+    begin = end;
+    if (piece.positions.empty()) continue;
+    if (!fits(piece.sections, 0)) return Step::not_found;
+    const Step step = search(piece, 0, 0, depth);
+    if (step != Step::found) return step;
+  }
+  return Step::found;
+}
+
+ExactSearch::Step ExactSearch::search(const Part& part, Bytes last_offset, int last_position, std::size_t depth) {
+  if (--nodes_left_ < 0) return Step::stop;
+  if ((nodes_left_ & 255) == 0 && deadline_.passed()) {
+    nodes_left_ = -1;
+    return Step::stop;
+  }
+  const auto& items = problem_.items;
+  // The lowest top any unplaced item can reach: nothing may be placed at or above it.
+  Bytes min_top = std::numeric_limits<Bytes>::max();
+  bool done = true;
+  for (const int position : part.positions) {
+    const std::size_t item = preorder_[position];
+    if (offset_[item] >= 0) continue;
+    done = false;
+    min_top = std::min(min_top, min_offset_[item] + items[item].size);
+  }
+  if (done) return Step::found;
+  std::vector<Candidate>& candidates = candidates_[depth];
+  candidates.clear();
+  for (const int position : part.positions) {
+    const std::size_t item = preorder_[position];
+    if (offset_[item] >= 0) continue;
+    const Bytes offset = min_offset_[item];
+    // Canonical order: offsets never decrease; equal offsets go in preorder.
+    if (offset < last_offset || (offset == last_offset && position < last_position)) continue;
+    if (offset >= min_top || offset + items[item].size > capacity_) continue;
+    candidates.push_back({offset, position});
+  }
+  std::ranges::sort(candidates, [](const Candidate& a, const Candidate& b) {
+    return a.offset != b.offset ? a.offset < b.offset : a.position < b.position;
+  });
+  std::vector<int> borders;
+  for (std::size_t c = 0; c < candidates_[depth].size(); ++c) {
+    const auto [offset, position] = candidates_[depth][c];
+    const std::size_t item = preorder_[position];
+    const std::size_t min_offset_mark = min_offset_log_.size();
+    const std::size_t floor_mark = floor_log_.size();
+    place(item, offset);
+    (*result_)[item] = offset;
+    // Borders that no unplaced item spans any more split the rest into independent pieces.
+    borders.clear();
+    for (int border = timeline_.first_section(item); border + 1 < timeline_.last_section_end(item); ++border) {
+      if (--crossing_[border] == 0 && part.sections.begin < border + 1 && border + 1 < part.sections.end) {
+        borders.push_back(border + 1);
+      }
+    }
+    Step step = Step::not_found;
+    if (fits(part.sections, offset)) {
+      step = borders.empty() ? search(part, offset, position, depth + 1) : solve_pieces(part, borders, depth + 1);
+    }
+    for (int border = timeline_.first_section(item); border + 1 < timeline_.last_section_end(item); ++border) {
+      ++crossing_[border];
+    }
+    undo(item, min_offset_mark, floor_mark);
+    if (step != Step::not_found) return step;
+  }
+  return Step::not_found;
+}
+
+void ExactSearch::place(std::size_t item, Bytes offset) {
+  const auto& items = problem_.items;
+  const Bytes top = offset + items[item].size;
+  offset_[item] = offset;
+  if (++stamp_ == 0) {
+    std::ranges::fill(section_stamp_, 0);
+    stamp_ = 1;
+  }
+  for (const SectionRange range : timeline_.ranges(item)) {
+    for (int s = range.begin; s < range.end; ++s) {
+      floor_log_.emplace_back(s, floor_[s]);
+      floor_[s] = top;
+      remaining_[s] -= items[item].size;
+    }
+  }
+  // Sections whose floor may rise: those where an item's lowest offset rose above the floor.
+  touched_sections_.clear();
+  for (std::size_t k = overlap_begin_[item]; k < overlap_begin_[item + 1]; ++k) {
+    const std::uint32_t other = overlaps_[k];
+    if (offset_[other] >= 0 || min_offset_[other] >= top) continue;
+    min_offset_log_.emplace_back(other, min_offset_[other]);
+    const Bytes raised = align_up(top, items[other].alignment);
+    min_offset_[other] = raised;
+    for (const SectionRange range : timeline_.ranges(other)) {
+      for (int s = range.begin; s < range.end; ++s) {
+        if (section_stamp_[s] == stamp_ || raised <= floor_[s]) continue;
+        section_stamp_[s] = stamp_;
+        touched_sections_.push_back(s);
+      }
+    }
+  }
+  // A section's floor is at least the lowest offset any of its unplaced items can take.
+  // (The scan stops at the first unplaced item that can go at or below the floor.)
+  for (const int s : touched_sections_) {
+    Bytes lowest = std::numeric_limits<Bytes>::max();
+    for (std::size_t k = section_begin_[s]; k < section_begin_[s + 1] && lowest > floor_[s]; ++k) {
+      const std::uint32_t other = section_items_[k];
+      if (offset_[other] < 0) lowest = std::min(lowest, min_offset_[other]);
+    }
+    if (lowest != std::numeric_limits<Bytes>::max() && floor_[s] < lowest) {
+      floor_log_.emplace_back(s, floor_[s]);
+      floor_[s] = lowest;
+    }
+  }
+}
+
+void ExactSearch::undo(std::size_t item, std::size_t min_offset_mark, std::size_t floor_mark) {
+  while (floor_log_.size() > floor_mark) {
+    floor_[floor_log_.back().first] = floor_log_.back().second;
+    floor_log_.pop_back();
+  }
+  while (min_offset_log_.size() > min_offset_mark) {
+    min_offset_[min_offset_log_.back().first] = min_offset_log_.back().second;
+    min_offset_log_.pop_back();
+  }
+  for (const SectionRange range : timeline_.ranges(item)) {
+    for (int s = range.begin; s < range.end; ++s) remaining_[s] += problem_.items[item].size;
+  }
+  offset_[item] = -1;
+}
+
+bool ExactSearch::fits(SectionRange sections, Bytes last_offset) const {
+  for (int s = sections.begin; s < sections.end; ++s) {
+    if (std::max(floor_[s], last_offset) + remaining_[s] > capacity_) return false;
+  }
+  return true;
+}
+
+}  // namespace tidepool::packing

@@ -1,0 +1,47 @@
+// Greedy placement into gaps (see gap_fit.h).
+#include "analyzer/packing/gap_fit.h"
+
+#include <algorithm>
+#include <limits>
+#include <utility>
+
+#include "analyzer/packing/time_index.h"
+
+namespace tidepool::packing {
+
+std::vector<Bytes> place_in_gaps(const Problem& problem, const Timeline& timeline,
+                                 std::span<const std::size_t> order, Fit fit) {
+  const auto& items = problem.items;
+  std::vector<Bytes> offsets(items.size(), 0);
+  TimeIndex placed(timeline, items.size());
+  std::vector<std::size_t> neighbours;
+  std::vector<std::pair<Bytes, Bytes>> taken;  // [begin, end) address ranges of the neighbours
+  for (const std::size_t i : order) {
+    const Item& item = items[i];
+    neighbours.clear();
+    placed.overlapping(i, neighbours);
+    taken.clear();
+    for (const std::size_t n : neighbours) taken.emplace_back(offsets[n], offsets[n] + items[n].size);
+    std::ranges::sort(taken);
+    Bytes chosen = -1;
+    Bytes chosen_gap = std::numeric_limits<Bytes>::max();
+    Bytes free_from = 0;  // the end of the merged ranges so far
+    for (const auto& [begin, end] : taken) {
+      if (begin > free_from) {
+        const Bytes offset = align_up(free_from, item.alignment);
+        const Bytes gap = begin - free_from;
+        if (offset + item.size <= begin && gap < chosen_gap) {
+          chosen = offset;
+          chosen_gap = gap;
+          if (fit == Fit::first) break;
+        }
+      }
+      free_from = std::max(free_from, end);
+    }
+    offsets[i] = chosen >= 0 ? chosen : align_up(free_from, item.alignment);
+    placed.insert(i);
+  }
+  return offsets;
+}
+
+}  // namespace tidepool::packing

@@ -1,0 +1,21 @@
+// Greedy placement into gaps: items are taken in a given order, and each goes into a gap between
+// the address ranges of the already placed items it shares time with (merged), or on top of them
+// all. Best fit takes the smallest gap that holds the item (ties: the lowest), first fit the
+// lowest. This is the placement step of SmartPool, TFLite's greedy by size and XLA's heap.
+#pragma once
+
+#include <span>
+#include <vector>
+
+#include "analyzer/packing/problem.h"
+#include "analyzer/packing/timeline.h"
+
+namespace tidepool::packing {
+
+enum class Fit { best, first };
+
+// `order` is a permutation of the item indices. Returns the offset of each item.
+std::vector<Bytes> place_in_gaps(const Problem& problem, const Timeline& timeline,
+                                 std::span<const std::size_t> order, Fit fit);
+
+}  // namespace tidepool::packing

@@ -1,0 +1,28 @@
+// The baseline heuristics, one file each. Each takes a valid problem and returns a valid solution.
+#pragma once
+
+#include "analyzer/packing/gap_fit.h"
+#include "analyzer/packing/problem.h"
+
+namespace tidepool::packing {
+
+// SmartPool (Zhang et al., arXiv 1903.06631): items by size descending (ties: earlier start),
+// each into the best-fitting (or first-fitting) gap among the merged address ranges of the
+// placed items it shares time with.
+Solution solve_smartpool(const Problem& problem, Fit fit);
+
+// TensorFlow Lite's greedy by size: items by size descending (ties: input order), each into the
+// smallest gap between the placed items it shares time with that holds it, else on top.
+Solution solve_tflite_greedy_size(const Problem& problem);
+
+// XLA's global decreasing-size best-fit heap, run over its spatial order (size, then live length),
+// its temporal order (live length, then size) and by area; the lowest result is kept.
+Solution solve_xla_heap(const Problem& problem);
+
+// An online best-fit allocator with coalescing of free blocks (as a caching pool like CnMeM does):
+// it sees allocations and frees in time order only, never the future. An item with several
+// intervals is held from its first start to its last end (an online allocator cannot promise it
+// the same address again).
+Solution solve_online_bestfit(const Problem& problem);
+
+}  // namespace tidepool::packing

@@ -1,0 +1,27 @@
+// A segment tree over sections holding a floor per section: raise a range of floors to at least a
+// value, and ask for the highest floor in a range, both in O(log sections).
+#pragma once
+
+#include <vector>
+
+#include "analyzer/packing/problem.h"
+#include "analyzer/packing/timeline.h"
+
+namespace tidepool::packing {
+
+class MaxTree {
+ public:
+  explicit MaxTree(int size);
+  void raise(SectionRange range, Bytes value);
+  Bytes max(SectionRange range) const;
+
+ private:
+  void raise(int node, int lo, int hi, SectionRange range, Bytes value);
+  Bytes max(int node, int lo, int hi, SectionRange range) const;
+
+  int leaves_ = 1;
+  std::vector<Bytes> max_;    // the highest floor below each node
+  std::vector<Bytes> raise_;  // a raise that applies to the whole node (lazy)
+};
+
+}  // namespace tidepool::packing

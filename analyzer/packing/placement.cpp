@@ -1,0 +1,20 @@
+// Dispatch to the greedy placement rules (see placement.h).
+#include "analyzer/packing/placement.h"
+
+#include "analyzer/packing/gap_fit.h"
+#include "analyzer/packing/lowest_first.h"
+#include "analyzer/packing/orders.h"
+
+namespace tidepool::packing {
+
+std::vector<Bytes> place(const Problem& problem, const Timeline& timeline,
+                         std::span<const std::size_t> order, Placer placer) {
+  switch (placer) {
+    case Placer::gaps_best: return place_in_gaps(problem, timeline, order, Fit::best);
+    case Placer::gaps_first: return place_in_gaps(problem, timeline, order, Fit::first);
+    case Placer::lowest_first: break;
+  }
+  return place_lowest_first(problem, timeline, ranks_of(order));
+}
+
+}  // namespace tidepool::packing

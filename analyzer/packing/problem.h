@@ -1,0 +1,70 @@
+// The packing problem (dynamic storage allocation): items with a size, an alignment and a set of
+// live time intervals get address offsets so that no two items live at the same time overlap in
+// address; the goal is the smallest height (the end of the highest item). Its lower bound is the
+// largest number of bytes live at one time.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace tidepool::packing {
+
+using Bytes = std::int64_t;
+using Time = std::int64_t;
+
+// A half-open interval of time [lower, upper).
+struct Interval {
+  Time lower = 0;
+  Time upper = 0;
+  friend bool operator==(const Interval&, const Interval&) = default;
+};
+
+inline constexpr Bytes kDeviceAlignment = 256;
+
+// One buffer to place. `live` may hold several disjoint intervals (a swapped-out buffer frees its
+// space in between, but comes back at the same offset).
+struct Item {
+  std::string id;
+  Bytes size = 0;
+  Bytes alignment = kDeviceAlignment;
+  std::vector<Interval> live;
+  friend bool operator==(const Item&, const Item&) = default;
+};
+
+struct Problem {
+  std::vector<Item> items;
+};
+
+// offsets[i] is the offset of problem.items[i]; height is the highest end of any item.
+struct Solution {
+  std::vector<Bytes> offsets;
+  Bytes height = 0;
+};
+
+// Throws std::invalid_argument naming the first bad item: a size below 1, an alignment below 1,
+// no interval, an empty interval, or intervals that overlap one another.
+void validate(const Problem& problem);
+
+// Sorts each item's intervals and merges those that touch, so that every item's intervals are
+// ascending and strictly apart. Call after validate.
+void normalize(Problem& problem);
+
+// The largest total size of items live at one time: no packing can be lower.
+Bytes lower_bound(const Problem& problem);
+
+// The highest end (offset + size) over all items; 0 for no items.
+Bytes height_of(const Problem& problem, std::span<const Bytes> offsets);
+
+// The earliest start and the latest end of an item's intervals.
+Time first_start(const Item& item);
+Time last_end(const Item& item);
+
+// The smallest multiple of `alignment` that is >= value (value >= 0).
+constexpr Bytes align_up(Bytes value, Bytes alignment) {
+  const Bytes rest = value % alignment;
+  return rest == 0 ? value : value + (alignment - rest);
+}
+
+}  // namespace tidepool::packing

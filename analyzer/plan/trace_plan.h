@@ -1,0 +1,32 @@
+// A plan from a trace: find the iteration, then plan its pool (lifetimes packed into one arena)
+// and/or its swaps, and describe the iteration so the runtime can recognise it.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "analyzer/plan/iteration_choice.h"
+#include "analyzer/plan/plan.h"
+#include "analyzer/plan/swap_plan.h"
+#include "analyzer/trace/trace.h"
+
+namespace tidepool::plan {
+
+struct PoolRequest {
+  std::string solver = "best";
+  double time_limit_seconds = 10;
+};
+
+struct PlanRequest {
+  IterationRequest iteration;
+  std::optional<PoolRequest> pool;
+  std::optional<SwapRequest> swap;
+};
+
+// Throws std::runtime_error (one line) when the trace has no usable iteration, and
+// std::invalid_argument for an unknown solver, planner, link or a bad target. When both are
+// planned, the buffers the swaps move are left out of the pool (they get mappings of their own).
+Plan plan_from_trace(const trace::Trace& trace, std::string_view trace_path, const PlanRequest& request);
+
+}  // namespace tidepool::plan

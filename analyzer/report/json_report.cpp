@@ -1,0 +1,119 @@
+// ProcessReport -> JSON with nlohmann::json (ordered keys, so that the output reads as documented).
+#include "analyzer/report/json_report.h"
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+
+namespace tidepool::report {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+Json stack_of(const ProcessReport& p, uint32_t stack_id) {
+  const auto it = p.stacks.find(stack_id);
+  return it == p.stacks.end() ? Json::array() : Json(it->second);
+}
+
+Json allocations(const ProcessReport& p, const std::vector<AllocationInfo>& list) {
+  Json out = Json::array();
+  for (size_t i = 0; i < std::min(list.size(), kMaxJsonListEntries); ++i) {
+    const AllocationInfo& a = list[i];
+    out.push_back({{"alloc_id", a.alloc_id},
+                   {"kind", trace::to_string(a.kind)},
+                   {"address", a.address},
+                   {"size", a.size},
+                   {"time_ns", a.time_ns},
+                   {"stack_id", a.stack_id},
+                   {"stack", stack_of(p, a.stack_id)}});
+  }
+  return out;
+}
+
+Json process(const ProcessReport& p) {
+  Json kinds = Json::array();
+  for (const KindTotals& k : p.kinds) {
+    kinds.push_back({{"kind", trace::to_string(k.kind)},
+                     {"device_memory", trace::is_device_memory(k.kind)},
+                     {"allocations", k.allocations},
+                     {"frees", k.frees},
+                     {"bytes_allocated", k.bytes_allocated},
+                     {"peak_live_bytes", k.peak_live_bytes},
+                     {"live_bytes_at_exit", k.live_bytes_at_exit}});
+  }
+  Json kernels = Json::array();
+  for (size_t i = 0; i < std::min(p.kernels.size(), kMaxJsonListEntries); ++i) {
+    const KernelTotals& k = p.kernels[i];
+    kernels.push_back({{"name", k.name},
+                       {"launches", k.launches},
+                       {"bytes_touched", k.bytes_touched},
+                       {"max_bytes_per_launch", k.max_bytes_per_launch},
+                       {"undecoded_launches", k.undecoded_launches}});
+  }
+  Json histogram = Json::array();
+  for (const SizeBucket& b : p.size_histogram) {
+    histogram.push_back({{"min_bytes", b.min_bytes},
+                         {"max_bytes", b.min_bytes ? 2 * b.min_bytes : 2},
+                         {"allocations", b.allocations},
+                         {"bytes", b.bytes}});
+  }
+  Json sites = Json::array();
+  for (const Site& s : p.sites) {
+    sites.push_back({{"stack_id", s.stack_id},
+                     {"stack", stack_of(p, s.stack_id)},
+                     {"allocations", s.allocations},
+                     {"bytes_allocated", s.bytes_allocated},
+                     {"live_at_peak_bytes", s.live_at_peak_bytes},
+                     {"leaked_bytes", s.leaked_bytes}});
+  }
+  const RuntimeTotals& r = p.runtime;
+  const Json runtime = {{"plans_installed", r.plans_installed},
+                        {"pool_hits", r.pool_hits},
+                        {"pool_misses", r.pool_misses},
+                        {"fallbacks", r.fallbacks},
+                        {"swap_outs", r.swap_outs},
+                        {"swap_ins", r.swap_ins},
+                        {"on_demand_swap_ins", r.on_demand_swap_ins},
+                        {"evictions", r.evictions},
+                        {"returns_to_recording", r.returns_to_recording},
+                        {"bytes_swapped_out", r.bytes_swapped_out},
+                        {"bytes_swapped_in", r.bytes_swapped_in}};
+  return {{"trace", p.trace_path},
+          {"pid", p.pid},
+          {"rank", p.rank},
+          {"host", p.host},
+          {"program", p.program},
+          {"source", p.source},
+          {"synthetic", p.synthetic},
+          {"truncated", p.truncated},
+          {"duration_ns", p.duration_ns},
+          {"peak_requested_bytes", p.peak_requested_bytes},
+          {"peak_time_ns", p.peak_time_ns},
+          {"peak_seq", p.peak_seq},
+          {"peak_nvtx_ranges", p.peak_nvtx_ranges},
+          {"allocations", p.allocations},
+          {"frees", p.frees},
+          {"kernel_launches", p.kernel_launches},
+          {"graph_launches", p.graph_launches},
+          {"copies", p.copies},
+          {"sets", p.sets},
+          {"leaked_bytes", p.leaked_bytes},
+          {"leaked_allocations", p.leaked_allocations},
+          {"memory_by_kind", kinds},
+          {"live_at_peak_count", p.live_at_peak.size()},
+          {"live_at_peak", allocations(p, p.live_at_peak)},
+          {"leaks", allocations(p, p.leaks)},
+          {"kernels", kernels},
+          {"size_histogram", histogram},
+          {"sites", sites},
+          {"runtime", runtime}};
+}
+
+}  // namespace
+
+std::string json_report(std::span<const ProcessReport> processes) {
+  Json out = {{"tidepool_report_version", kReportFormatVersion}, {"processes", Json::array()}};
+  for (const ProcessReport& p : processes) out["processes"].push_back(process(p));
+  return out.dump(2) + "\n";
+}
+
+}  // namespace tidepool::report

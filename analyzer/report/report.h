@@ -1,0 +1,114 @@
+// What `tidepool report` says about one traced process: the data, computed by analyze()
+// (analyze.h) and printed by text_report.h / json_report.h. Device memory is counted exactly as
+// simcuda's SIMCUDA_STATS counts it (see memory_replay.h).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "analyzer/trace/format.h"
+
+namespace tidepool::report {
+
+struct AllocationInfo {
+  uint64_t alloc_id = 0;
+  trace::AllocKind kind = trace::AllocKind::device;
+  uint64_t address = 0;
+  uint64_t size = 0;     // requested bytes
+  uint64_t time_ns = 0;  // when it was allocated
+  uint32_t stack_id = 0;
+};
+
+// One allocation kind: how much of it the process used. Device kinds make up the headline peak;
+// host-pinned, managed and the others are counted apart.
+struct KindTotals {
+  trace::AllocKind kind = trace::AllocKind::device;
+  uint64_t allocations = 0;
+  uint64_t frees = 0;
+  uint64_t bytes_allocated = 0;
+  uint64_t peak_live_bytes = 0;
+  uint64_t live_bytes_at_exit = 0;
+};
+
+// The kernels that touch the most memory: bytes touched is, per launch, the requested size of
+// every distinct allocation its parameters point into, summed over launches.
+struct KernelTotals {
+  std::string name;
+  uint64_t launches = 0;
+  uint64_t bytes_touched = 0;
+  uint64_t max_bytes_per_launch = 0;
+  uint64_t undecoded_launches = 0;  // launches whose parameters could not be read
+};
+
+// Device allocations with size in [min_bytes, 2 * min_bytes) (the first bucket starts at 0).
+struct SizeBucket {
+  uint64_t min_bytes = 0;
+  uint64_t allocations = 0;
+  uint64_t bytes = 0;
+};
+
+// Device allocations made from one call stack (stack id 0: no stack recorded).
+struct Site {
+  uint32_t stack_id = 0;
+  uint64_t allocations = 0;
+  uint64_t bytes_allocated = 0;
+  uint64_t live_at_peak_bytes = 0;
+  uint64_t leaked_bytes = 0;
+};
+
+// What tidepool's runtime did (tidepool run --optimize), from its decision records.
+struct RuntimeTotals {
+  uint64_t plans_installed = 0;
+  uint64_t pool_hits = 0;
+  uint64_t pool_misses = 0;
+  uint64_t fallbacks = 0;
+  uint64_t swap_outs = 0;
+  uint64_t swap_ins = 0;
+  uint64_t on_demand_swap_ins = 0;
+  uint64_t evictions = 0;
+  uint64_t returns_to_recording = 0;
+  uint64_t bytes_swapped_out = 0;
+  uint64_t bytes_swapped_in = 0;
+  bool any() const {
+    return plans_installed || pool_hits || pool_misses || fallbacks || swap_outs || swap_ins ||
+           evictions || returns_to_recording;
+  }
+};
+
+struct ProcessReport {
+  std::string trace_path;
+  uint32_t pid = 0;
+  int32_t rank = -1;
+  std::string host;
+  std::string program;
+  std::string source;
+  bool synthetic = false;
+  bool truncated = false;
+  uint64_t duration_ns = 0;  // time of the last event
+
+  uint64_t peak_requested_bytes = 0;
+  uint64_t peak_time_ns = 0;  // when the peak was first reached
+  uint64_t peak_seq = 0;      // the event that reached it
+  std::vector<std::string> peak_nvtx_ranges;  // NVTX ranges open on that thread, outermost first
+  uint64_t allocations = 0;   // device allocations, as simcuda counts them
+  uint64_t frees = 0;
+  uint64_t kernel_launches = 0;  // launches that ran (not captured into a graph)
+  uint64_t graph_launches = 0;
+  uint64_t copies = 0;
+  uint64_t sets = 0;
+  uint64_t leaked_bytes = 0;  // requested device bytes still live at the end
+  uint64_t leaked_allocations = 0;
+
+  std::vector<AllocationInfo> live_at_peak;  // device allocations live at the peak, largest first
+  std::vector<AllocationInfo> leaks;         // device allocations live at the end, largest first
+  std::vector<KindTotals> kinds;             // the kinds that occur, in enum order
+  std::vector<KernelTotals> kernels;         // by bytes touched, most first
+  std::vector<SizeBucket> size_histogram;    // non-empty buckets, smallest first
+  std::vector<Site> sites;                   // by bytes allocated, most first
+  std::map<uint32_t, std::vector<std::string>> stacks;  // symbolized frames of the stacks used
+  RuntimeTotals runtime;
+};
+
+}  // namespace tidepool::report

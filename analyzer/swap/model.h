@@ -1,0 +1,64 @@
+// The swap planner's view of one training iteration: the operations (kernels, copies, sets) in
+// host issue order, on their streams, with durations and cross-stream dependencies; and every
+// buffer with its size, lifetime and accesses. Positions are indices into Model::ops.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace tidepool::swap {
+
+using Bytes = std::uint64_t;
+
+// Swapped buffers live in their own virtual-memory mapping, charged at the driver's granularity.
+inline constexpr Bytes kMapGranularity = Bytes{2} << 20;
+constexpr Bytes rounded_to_granularity(Bytes bytes) {
+  return (bytes + kMapGranularity - 1) / kMapGranularity * kMapGranularity;
+}
+
+enum class OpKind : std::uint8_t { kernel, copy, set };
+
+struct Op {
+  OpKind kind = OpKind::kernel;
+  std::uint32_t stream = 0;
+  double seconds = 0;                // device duration
+  std::vector<std::uint32_t> after;  // earlier ops (other streams) this one waits for
+  std::string name;                  // for reports: the kernel or the copy kind
+};
+
+// One access of a buffer by an operation. Kernels' accesses always count as writes (a kernel's
+// parameter scan cannot tell reads from writes); copies and sets are exact.
+struct Access {
+  std::uint32_t op = 0;
+  bool write = true;
+  bool by_kernel = true;
+};
+
+struct Buffer {
+  Bytes size = 0;
+  // Lives over ops [begin, end): allocated before op `begin` is issued, freed before op `end`.
+  // Persistent buffers (weights, optimizer state) live over the whole iteration and beyond.
+  std::uint32_t begin = 0;
+  std::uint32_t end = 0;
+  bool persistent = false;
+  bool indirect = false;          // referenced through a pointer in device memory: never swapped
+  std::vector<Access> accesses;   // ascending by op
+  std::uint64_t trace_alloc_id = 0;  // the allocation in the trace it came from (0: none)
+};
+
+struct Model {
+  std::vector<Op> ops;
+  std::vector<Buffer> buffers;
+  bool durations_estimated = false;  // the trace had no device timings; a cost model filled them
+};
+
+// Throws std::invalid_argument naming the first problem: an empty model, a negative or
+// non-finite duration, a dependency on a later op, a buffer of size 0, a lifetime outside the
+// ops, an access outside the buffer's lifetime or out of order.
+void validate(const Model& model);
+
+// The total size of the buffers live at each op (persistent ones included), unrounded.
+std::vector<Bytes> live_bytes_per_op(const Model& model);
+
+}  // namespace tidepool::swap

@@ -1,0 +1,45 @@
+// The timeline simulator: runs the iteration's operations on their streams in issue order with
+// their dependencies, the plan's swap-outs on one device-to-host engine and its swap-ins on one
+// host-to-device engine (each a FIFO in issue order, with the link's bandwidth and latency), and
+// tracks device memory over time (buffers in flight count), pinned host memory, and stalls.
+//
+// It simulates three iterations back to back and reports the middle one, so that swaps that wrap
+// around the iteration boundary (persistent buffers) are seen in their steady state.
+#pragma once
+
+#include <span>
+#include <vector>
+
+#include "analyzer/swap/link.h"
+#include "analyzer/swap/model.h"
+#include "analyzer/swap/swap_op.h"
+
+namespace tidepool::swap {
+
+// When one swap's copies ran in the reported iteration (seconds from its start).
+struct SwapTiming {
+  double out_start = 0;  // the copy out starts (or, for a clean swap-out, the unmap starts)
+  double out_end = 0;
+  double release = 0;    // its device memory is free again (after the unmap)
+  double in_issue = 0;   // the copy back is issued (its memory is mapped from here)
+  double in_start = 0;
+  double in_end = 0;
+};
+
+struct Simulation {
+  double iteration_seconds = 0;  // the steady-state period of one iteration
+  double stall_seconds = 0;      // time ops waited for swap-ins and for swap-outs to release
+  Bytes peak_bytes = 0;          // device memory, swapped buffers at their rounded size
+  double peak_time = 0;          // when the peak is first reached
+  Bytes pinned_peak_bytes = 0;   // host memory holding swapped-out data
+  Bytes bytes_out = 0;           // device to host in one iteration
+  Bytes bytes_in = 0;            // host to device in one iteration
+  std::vector<double> op_start;  // per op, seconds from the iteration's start
+  std::vector<double> op_end;
+  std::vector<SwapTiming> swaps;  // per swap op, in the order given
+};
+
+// The plan must pass check_swap_ops (it is checked; std::invalid_argument otherwise).
+Simulation simulate(const Model& model, std::span<const SwapOp> plan, const Link& link);
+
+}  // namespace tidepool::swap

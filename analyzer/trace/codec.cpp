@@ -1,0 +1,245 @@
+// Encoding and decoding of records, driven by the field lists of fields.h.
+#include "analyzer/trace/codec.h"
+
+#include <array>
+#include <limits>
+#include <string>
+#include <type_traits>
+#include <utility>
+
+#include "analyzer/trace/fields.h"
+#include "analyzer/trace/varint.h"
+
+namespace tidepool::trace {
+namespace {
+
+template <class T>
+struct IsVector : std::false_type {};
+template <class T>
+struct IsVector<std::vector<T>> : std::true_type {};
+
+template <class T>
+constexpr bool kIsComposite = std::is_same_v<T, Range> || std::is_same_v<T, Access>;
+
+// Walks the fields of a value, calling sink.uint(v) for each integer and sink.bytes(s) for each
+// string; used twice per record: once to size the body, once to write it.
+template <class Sink>
+struct FieldWriter {
+  Sink& sink;
+
+  template <class T>
+  void operator()(const char*, const T& value) const {
+    put(value);
+  }
+  template <class T>
+  void put(const T& value) const {
+    if constexpr (std::is_same_v<T, bool>) {
+      sink.uint(value ? 1 : 0);
+    } else if constexpr (std::is_enum_v<T>) {
+      sink.uint(static_cast<uint64_t>(value));
+    } else if constexpr (std::is_integral_v<T> && std::is_signed_v<T>) {
+      sink.uint(varint::zigzag(value));
+    } else if constexpr (std::is_integral_v<T>) {
+      sink.uint(value);
+    } else if constexpr (std::is_same_v<T, std::string>) {
+      sink.uint(value.size());
+      sink.bytes(value);
+    } else if constexpr (IsVector<T>::value) {
+      sink.uint(value.size());
+      for (const auto& element : value) put(element);
+    } else if constexpr (std::is_same_v<T, std::array<uint32_t, 3>>) {
+      for (uint32_t v : value) sink.uint(v);
+    } else {
+      static_assert(kIsComposite<T>);
+      for_each_field(value, *this);
+    }
+  }
+};
+
+struct SizeSink {
+  size_t total = 0;
+  void uint(uint64_t v) { total += varint::size(v); }
+  void bytes(const std::string& s) { total += s.size(); }
+};
+
+struct BufferSink {
+  std::vector<uint8_t>& out;
+  void uint(uint64_t v) { varint::put(out, v); }
+  void bytes(const std::string& s) { out.insert(out.end(), s.begin(), s.end()); }
+};
+
+// Writes the common event prefix (or nothing for metadata) and the record's fields.
+template <class Sink, class R>
+void write_body(Sink& sink, const Event* event, const R& record) {
+  if (event) {
+    sink.uint(event->seq);
+    sink.uint(event->time_ns);
+    sink.uint(event->thread);
+  }
+  FieldWriter<Sink> writer{sink};
+  for_each_field(record, writer);
+}
+
+template <class R>
+void encode_record(std::vector<uint8_t>& out, const Event* event, const R& record) {
+  SizeSink size;
+  write_body(size, event, record);
+  varint::put(out, static_cast<uint64_t>(R::tag));
+  varint::put(out, size.total);
+  BufferSink sink{out};
+  write_body(sink, event, record);
+}
+
+// Reads fields from a record body. A body that ends exactly before a field leaves that field
+// and all after it at their defaults (an older writer); a body that ends inside a field, or a value
+// out of its type's range, is malformed.
+struct FieldReader {
+  std::span<const uint8_t> body;
+  size_t pos = 0;
+  bool ok = true;
+
+  template <class T>
+  void operator()(const char*, T& value) {
+    if (!ok || pos == body.size()) return;
+    get(value);
+  }
+  bool uint(uint64_t& v) {
+    if (!varint::get(body, pos, v)) ok = false;
+    return ok;
+  }
+  template <class T>
+  void get(T& value) {
+    uint64_t v = 0;
+    if constexpr (std::is_same_v<T, bool>) {
+      if (uint(v) && v > 1) ok = false;
+      value = v == 1;
+    } else if constexpr (std::is_enum_v<T>) {
+      using U = std::underlying_type_t<T>;
+      if (uint(v) && v > std::numeric_limits<U>::max()) ok = false;
+      value = static_cast<T>(static_cast<U>(v));
+    } else if constexpr (std::is_integral_v<T> && std::is_signed_v<T>) {
+      uint(v);
+      const int64_t s = varint::unzigzag(v);
+      if (s < std::numeric_limits<T>::min() || s > std::numeric_limits<T>::max()) ok = false;
+      value = static_cast<T>(s);
+    } else if constexpr (std::is_integral_v<T>) {
+      if (uint(v) && v > std::numeric_limits<T>::max()) ok = false;
+      value = static_cast<T>(v);
+    } else if constexpr (std::is_same_v<T, std::string>) {
+      if (!uint(v)) return;
+      if (v > body.size() - pos) {
+        ok = false;
+        return;
+      }
+      value.assign(reinterpret_cast<const char*>(body.data() + pos), v);
+      pos += v;
+    } else if constexpr (IsVector<T>::value) {
+      if (!uint(v)) return;
+      // Every element takes at least one byte: a count beyond the body is corrupt, and checking
+      // it first keeps a corrupt count from allocating gigabytes.
+      if (v > body.size() - pos) {
+        ok = false;
+        return;
+      }
+      value.resize(v);
+      for (auto& element : value) {
+        if (!ok) return;
+        get(element);
+      }
+    } else if constexpr (std::is_same_v<T, std::array<uint32_t, 3>>) {
+      for (uint32_t& element : value) get(element);
+    } else {
+      static_assert(kIsComposite<T>);
+      for_each_field(value, [this](const char*, auto& field) {
+        if (ok) get(field);
+      });
+    }
+  }
+};
+
+template <class R>
+bool read_fields(FieldReader& reader, R& record) {
+  for_each_field(record, reader);
+  return reader.ok;
+}
+
+template <size_t I = 0>
+bool is_event_tag(uint32_t tag) {
+  if constexpr (I == std::variant_size_v<Record>) {
+    return false;
+  } else {
+    return tag == static_cast<uint32_t>(std::variant_alternative_t<I, Record>::tag) ||
+           is_event_tag<I + 1>(tag);
+  }
+}
+
+template <size_t I = 0>
+bool decode_event_record(uint32_t tag, FieldReader& reader, Record& record) {
+  if constexpr (I == std::variant_size_v<Record>) {
+    return false;
+  } else {
+    using R = std::variant_alternative_t<I, Record>;
+    if (tag == static_cast<uint32_t>(R::tag)) return read_fields(reader, record.emplace<R>());
+    return decode_event_record<I + 1>(tag, reader, record);
+  }
+}
+
+template <class R>
+bool decode_meta(FieldReader& reader, DecodedRecord& out) {
+  return read_fields(reader, out.emplace<R>());
+}
+
+}  // namespace
+
+void encode(std::vector<uint8_t>& out, const Header& header) {
+  encode_record(out, nullptr, header);
+}
+void encode(std::vector<uint8_t>& out, const Module& module) {
+  encode_record(out, nullptr, module);
+}
+void encode(std::vector<uint8_t>& out, const Stack& stack) { encode_record(out, nullptr, stack); }
+void encode(std::vector<uint8_t>& out, const String& string) {
+  encode_record(out, nullptr, string);
+}
+void encode(std::vector<uint8_t>& out, const Event& event) {
+  std::visit([&](const auto& record) { encode_record(out, &event, record); }, event.record);
+}
+
+DecodeStatus decode_record(std::span<const uint8_t> bytes, size_t& pos, DecodedRecord& out) {
+  size_t cursor = pos;
+  uint64_t tag = 0;
+  uint64_t length = 0;
+  if (!varint::get(bytes, cursor, tag) || !varint::get(bytes, cursor, length)) {
+    // A varint that runs off the end is incomplete; one of more than 64 bits is not.
+    return cursor >= bytes.size() ? DecodeStatus::incomplete : DecodeStatus::malformed;
+  }
+  if (length > bytes.size() - cursor) return DecodeStatus::incomplete;
+  if (tag > std::numeric_limits<uint32_t>::max()) return DecodeStatus::malformed;
+  FieldReader reader{bytes.subspan(cursor, length)};
+  bool ok = true;
+  switch (static_cast<RecordTag>(tag)) {
+    case RecordTag::header: ok = decode_meta<Header>(reader, out); break;
+    case RecordTag::module: ok = decode_meta<Module>(reader, out); break;
+    case RecordTag::stack: ok = decode_meta<Stack>(reader, out); break;
+    case RecordTag::string: ok = decode_meta<String>(reader, out); break;
+    default: {
+      if (!is_event_tag(static_cast<uint32_t>(tag))) {
+        out = UnknownRecord{static_cast<uint32_t>(tag)};
+        break;
+      }
+      Event event;
+      uint64_t thread = 0;
+      // Every event carries seq, time and thread: a body without them is malformed.
+      ok = reader.uint(event.seq) && reader.uint(event.time_ns) && reader.uint(thread) &&
+           thread <= std::numeric_limits<uint32_t>::max() &&
+           decode_event_record(static_cast<uint32_t>(tag), reader, event.record);
+      event.thread = static_cast<uint32_t>(thread);
+      if (ok) out = std::move(event);
+    }
+  }
+  if (!ok) return DecodeStatus::malformed;
+  pos = cursor + length;
+  return DecodeStatus::ok;
+}
+
+}  // namespace tidepool::trace

@@ -1,0 +1,38 @@
+// The record encoding (docs/trace-format.md): tag, body length and body, each integer a LEB128
+// varint. encode() appends one record to a byte buffer, so that a producer thread can encode into
+// a buffer of its own and hand whole records to Writer::append_encoded. It allocates only when
+// the buffer grows (reuse the buffer: clear() keeps its capacity). decode_record() is the inverse.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <variant>
+#include <vector>
+
+#include "analyzer/trace/format.h"
+
+namespace tidepool::trace {
+
+void encode(std::vector<uint8_t>& out, const Header& header);
+void encode(std::vector<uint8_t>& out, const Module& module);
+void encode(std::vector<uint8_t>& out, const Stack& stack);
+void encode(std::vector<uint8_t>& out, const String& string);
+void encode(std::vector<uint8_t>& out, const Event& event);
+
+// One decoded record: metadata, an event, or a record of a newer writer that this reader skips.
+struct UnknownRecord {
+  uint32_t tag = 0;
+};
+using DecodedRecord = std::variant<Header, Module, Stack, String, Event, UnknownRecord>;
+
+enum class DecodeStatus {
+  ok,
+  incomplete,  // the bytes end inside the record
+  malformed,   // the record is whole but its body does not decode
+};
+
+// Decodes the record at pos and advances pos past it (only when ok).
+DecodeStatus decode_record(std::span<const uint8_t> bytes, size_t& pos, DecodedRecord& out);
+
+}  // namespace tidepool::trace

@@ -1,0 +1,82 @@
+// Instantiates one wrapper per line of the hook list and exports it under the symbol's name.
+//
+// The wrapper has exactly the signature of the symbol's PFN_ type. It finds the real function of
+// the same symbol, and calls the API's hook with it, unless this thread is already inside a hook
+// (then it calls the real function straight away). Exported symbols are tiny trampolines that jump
+// through a pointer to the wrapper: that way the list, not a hand-written signature, defines each
+// symbol. Only these symbols, dlsym and the NVTX injection entry are exported (exports.map).
+#include <cuda.h>
+#include <cudaTypedefs.h>
+
+#include <array>
+
+#include "intercept/hook_abi.h"
+#include "intercept/hook_index.h"
+#include "intercept/hook_scope.h"
+#include "intercept/hook_table.h"
+#include "intercept/real_driver.h"
+
+namespace tidepool::intercept {
+namespace {
+
+template <class Pfn>
+struct Wrapper;
+
+template <class R, class... Args>
+struct Wrapper<R(CUDAAPI*)(Args...)> {
+  using Pfn = R(CUDAAPI*)(Args...);
+
+  template <HookIndex index, StreamMode mode, typename HookOf<Pfn>::type* hook>
+  static R CUDAAPI call(Args... args) {
+    const auto real = reinterpret_cast<Pfn>(real_function(index));
+    if (real == nullptr) return CUDA_ERROR_NOT_INITIALIZED;  // no driver: said once at load
+    const HookScope scope;
+    if (scope.nested()) return real(args...);
+    return hook(Real<Pfn>{real, mode}, args...);
+  }
+};
+
+}  // namespace
+}  // namespace tidepool::intercept
+
+// The pointer each exported trampoline jumps through.
+#define TIDEPOOL_SLOT(api, symbol, version, mode)                                                 \
+  extern "C" __attribute__((used)) constinit PFN_##api##_##version tidepool_slot_##symbol =      \
+      &tidepool::intercept::Wrapper<PFN_##api##_##version>::call<                                 \
+          tidepool::intercept::HookIndex::k_##symbol, tidepool::intercept::StreamMode::mode,         \
+          &tidepool::intercept::on_##api>;
+TIDEPOOL_HOOK_LIST(TIDEPOOL_SLOT)
+#undef TIDEPOOL_SLOT
+
+// The exported symbols: an indirect jump, which leaves every argument register untouched.
+#if defined(__x86_64__)
+#define TIDEPOOL_TRAMPOLINE(api, symbol, version, mode)                                          \
+  asm(".text\n.globl " #symbol "\n.type " #symbol ",@function\n.p2align 4\n" #symbol ":\n"        \
+      "\tjmp *tidepool_slot_" #symbol "(%rip)\n.size " #symbol ", .-" #symbol "\n");
+#elif defined(__aarch64__)
+#define TIDEPOOL_TRAMPOLINE(api, symbol, version, mode)                                          \
+  asm(".text\n.globl " #symbol "\n.type " #symbol ",%function\n.p2align 4\n" #symbol ":\n"        \
+      "\tadrp x16, tidepool_slot_" #symbol "\n\tldr x16, [x16, :lo12:tidepool_slot_" #symbol "]\n" \
+      "\tbr x16\n.size " #symbol ", .-" #symbol "\n");
+#else
+#error "tidepool: trampolines exist for x86-64 and aarch64 only (the CUDA platforms)"
+#endif
+TIDEPOOL_HOOK_LIST(TIDEPOOL_TRAMPOLINE)
+#undef TIDEPOOL_TRAMPOLINE
+
+namespace tidepool::intercept {
+namespace {
+
+// Constant-initialised: dlsym may be asked before our constructors have run.
+constexpr HookRow kRows[] = {
+#define TIDEPOOL_ROW(api, symbol, version, mode) \
+  {#api, #symbol, +[]() -> void* { return reinterpret_cast<void*>(tidepool_slot_##symbol); }},
+    TIDEPOOL_HOOK_LIST(TIDEPOOL_ROW)
+#undef TIDEPOOL_ROW
+};
+
+}  // namespace
+
+std::span<const HookRow> hook_rows() { return kRows; }
+
+}  // namespace tidepool::intercept

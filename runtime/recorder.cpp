@@ -1,0 +1,314 @@
+// The recorder's machinery: per-thread encode buffers, the background writer thread, interned
+// strings and stacks, start at first use, stop at exit, and fork safety.
+#include "runtime/recorder.h"
+
+#include <pthread.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <condition_variable>
+#include <ctime>
+#include <memory>
+#include <mutex>
+#include <new>
+#include <set>
+#include <string>
+#include <thread>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "analyzer/trace/codec.h"
+#include "analyzer/trace/writer.h"
+#include "runtime/loaded_modules.h"
+#include "runtime/settings.h"
+#include "runtime/trace_file.h"
+
+namespace tidepool::runtime {
+
+namespace {
+
+constexpr auto kFlushPeriod = std::chrono::milliseconds(200);
+
+uint64_t monotonic_ns() {
+  timespec t{};
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return static_cast<uint64_t>(t.tv_sec) * 1'000'000'000ull + static_cast<uint64_t>(t.tv_nsec);
+}
+
+uint32_t this_thread_id() {
+  static thread_local const auto tid = static_cast<uint32_t>(syscall(SYS_gettid));
+  return tid;
+}
+
+struct ThreadBuffer {
+  std::mutex mutex;
+  std::vector<uint8_t> bytes;
+};
+
+uint64_t hash_frames(std::span<const uint64_t> frames) {
+  uint64_t h = 1469598103934665603ull;
+  for (uint64_t f : frames) h = (h ^ f) * 1099511628211ull;
+  return h;
+}
+
+}  // namespace
+
+// Everything a started recorder owns.
+class RecorderImpl {
+ public:
+  explicit RecorderImpl(int fd) : fd_(fd), writer_(fd) {}
+
+  bool begin(const trace::Header& header) {
+    start_ns_ = monotonic_ns();
+    if (writer_.begin(header) != trace::WriteStatus::ok) return false;
+    write_new_modules();
+    writer_.flush();
+    thread_ = std::thread([this] { run(); });
+    return true;
+  }
+
+  void record(trace::Event& event) {
+    event.seq = seq_.fetch_add(1, std::memory_order_relaxed);
+    event.time_ns = monotonic_ns() - start_ns_;
+    event.thread = this_thread_id();
+    append(event);
+  }
+
+  template <class Record>
+  void append(const Record& record) {
+    ThreadBuffer& buffer = this_thread_buffer();
+    const std::lock_guard lock(buffer.mutex);
+    const size_t before = buffer.bytes.size();
+    try {
+      trace::encode(buffer.bytes, record);
+    } catch (const std::bad_alloc&) {
+      buffer.bytes.resize(before);  // dropped: the program's memory comes first
+    }
+  }
+
+  uint32_t intern(std::string_view text) {
+    const std::lock_guard lock(strings_mutex_);
+    auto [it, inserted] = strings_.try_emplace(std::string{text}, static_cast<uint32_t>(strings_.size() + 1));
+    if (inserted) append(trace::String{it->second, it->first});
+    return it->second;
+  }
+
+  uint32_t stack_id(std::span<const uint64_t> frames) {
+    if (frames.empty()) return 0;
+    const uint64_t hash = hash_frames(frames);
+    thread_local std::unordered_map<uint64_t, std::pair<std::vector<uint64_t>, uint32_t>> cache;
+    if (auto it = cache.find(hash); it != cache.end() && std::ranges::equal(it->second.first, frames)) {
+      return it->second.second;
+    }
+    uint32_t id = 0;
+    {
+      const std::lock_guard lock(stacks_mutex_);
+      auto& candidates = stacks_[hash];
+      for (const auto& [known, known_id] : candidates) {
+        if (std::ranges::equal(known, frames)) id = known_id;
+      }
+      if (id == 0) {
+        id = ++stack_count_;
+        candidates.emplace_back(std::vector<uint64_t>(frames.begin(), frames.end()), id);
+        append(trace::Stack{id, std::vector<uint64_t>(frames.begin(), frames.end())});
+      }
+    }
+    cache[hash] = {std::vector<uint64_t>(frames.begin(), frames.end()), id};
+    return id;
+  }
+
+  // Stops the writer thread and writes what is left.
+  void finish() {
+    {
+      const std::lock_guard lock(wake_mutex_);
+      stopping_ = true;
+    }
+    wake_.notify_all();
+    if (thread_.joinable()) thread_.join();
+    drain();
+    close(fd_);
+  }
+
+  void flush_now() {
+    const std::lock_guard lock(drain_mutex_);
+    drain_locked();
+  }
+
+  // In a forked child: the writer thread does not exist there, and the locks may be held by
+  // threads that do not exist either. Only the descriptor is released.
+  void abandon_in_child() { close(fd_); }
+
+ private:
+  ThreadBuffer& this_thread_buffer() {
+    thread_local std::shared_ptr<ThreadBuffer> mine;
+    if (!mine) {
+      mine = std::make_shared<ThreadBuffer>();
+      const std::lock_guard lock(registry_mutex_);
+      buffers_.push_back(mine);
+    }
+    return *mine;
+  }
+
+  void run() {
+    std::unique_lock lock(wake_mutex_);
+    while (!stopping_) {
+      wake_.wait_for(lock, kFlushPeriod, [this] { return stopping_; });
+      if (stopping_) break;
+      lock.unlock();
+      flush_now();
+      lock.lock();
+    }
+  }
+
+  void drain() {
+    const std::lock_guard lock(drain_mutex_);
+    drain_locked();
+  }
+
+  void drain_locked() {
+    std::vector<std::shared_ptr<ThreadBuffer>> buffers;
+    {
+      const std::lock_guard lock(registry_mutex_);
+      // Buffers of threads that ended (only the registry still holds them) go once empty.
+      std::erase_if(buffers_, [](const auto& b) { return b.use_count() == 1 && b->bytes.empty(); });
+      buffers = buffers_;
+    }
+    write_new_modules();
+    for (const auto& buffer : buffers) {
+      {
+        const std::lock_guard lock(buffer->mutex);
+        std::swap(buffer->bytes, scratch_);
+      }
+      if (!scratch_.empty()) writer_.append_encoded(scratch_);
+      scratch_.clear();
+    }
+    writer_.flush();
+  }
+
+  void write_new_modules() {
+    const uint64_t count = module_load_count();
+    if (count == module_count_ && count != 0) return;
+    module_count_ = count;
+    for (trace::Module& m : loaded_modules()) {
+      if (seen_modules_.emplace(m.path, m.base).second) writer_.append(m);
+    }
+  }
+
+  int fd_;
+  trace::Writer writer_;
+  uint64_t start_ns_ = 0;
+  std::atomic<uint64_t> seq_{1};
+  std::thread thread_;
+  std::mutex wake_mutex_;
+  std::condition_variable wake_;
+  bool stopping_ = false;
+  std::mutex drain_mutex_;  // one drain at a time (writer thread, flush, stop)
+  std::mutex registry_mutex_;
+  std::vector<std::shared_ptr<ThreadBuffer>> buffers_;
+  std::vector<uint8_t> scratch_;
+  uint64_t module_count_ = 0;
+  std::set<std::pair<std::string, uint64_t>> seen_modules_;
+  std::mutex strings_mutex_;
+  std::unordered_map<std::string, uint32_t> strings_;
+  std::mutex stacks_mutex_;
+  std::unordered_map<uint64_t, std::vector<std::pair<std::vector<uint64_t>, uint32_t>>> stacks_;
+  uint32_t stack_count_ = 0;
+};
+
+namespace {
+
+enum class Status { not_started, running, off };
+
+struct Process {
+  std::mutex mutex;
+  Status status = Status::not_started;
+  Recorder* recorder = nullptr;  // never freed: hooks may run during exit
+  RecorderImpl* impl = nullptr;
+};
+
+Process& process() {
+  static Process* const p = new Process;  // outlives every static destructor
+  return *p;
+}
+
+std::atomic<Recorder*> g_active{nullptr};
+std::atomic<RecorderImpl*> g_impl{nullptr};
+
+void after_fork_in_child() {
+  Process& p = process();
+  if (p.status == Status::running) {
+    g_active.store(nullptr);
+    g_impl.store(nullptr);
+    p.impl->abandon_in_child();
+    new (&p.mutex) std::mutex;  // another thread may have held it in the parent
+    p.status = Status::off;
+  }
+}
+
+// Stops the recorder when the library is unloaded or the process exits.
+struct StopAtExit {
+  ~StopAtExit() { Recorder::stop(); }
+} g_stop_at_exit;
+
+}  // namespace
+
+Recorder* Recorder::get(int (*driver_version)()) {
+  if (Recorder* r = g_active.load(std::memory_order_acquire)) return r;
+  Process& p = process();
+  const std::lock_guard lock(p.mutex);
+  if (p.status != Status::not_started) return g_active.load(std::memory_order_acquire);
+  p.status = Status::off;
+  const Settings& s = settings();
+  if (s.disabled) return nullptr;
+  const trace::Header header = make_header(s, driver_version != nullptr ? driver_version() : 0);
+  const int fd = open_trace_file(s, trace_file_name(header));
+  if (fd < 0) return nullptr;
+  auto* impl = new RecorderImpl(fd);
+  if (!impl->begin(header)) {
+    close(fd);
+    return nullptr;
+  }
+  static std::once_flag atfork_once;
+  std::call_once(atfork_once, [] { pthread_atfork(nullptr, nullptr, after_fork_in_child); });
+  p.recorder = new Recorder;
+  p.impl = impl;
+  p.status = Status::running;
+  g_impl.store(impl, std::memory_order_release);
+  g_active.store(p.recorder, std::memory_order_release);
+  return p.recorder;
+}
+
+void Recorder::record(trace::Event& event) {
+  if (RecorderImpl* impl = g_impl.load(std::memory_order_acquire)) impl->record(event);
+}
+
+uint32_t Recorder::intern(std::string_view text) {
+  RecorderImpl* impl = g_impl.load(std::memory_order_acquire);
+  return impl != nullptr ? impl->intern(text) : 0;
+}
+
+uint32_t Recorder::stack_id(std::span<const uint64_t> frames) {
+  RecorderImpl* impl = g_impl.load(std::memory_order_acquire);
+  return impl != nullptr ? impl->stack_id(frames) : 0;
+}
+
+void Recorder::flush() {
+  if (RecorderImpl* impl = g_impl.load(std::memory_order_acquire)) impl->flush_now();
+}
+
+void Recorder::stop() {
+  Process& p = process();
+  const std::lock_guard lock(p.mutex);
+  if (p.status != Status::running) {
+    p.status = Status::off;
+    return;
+  }
+  g_active.store(nullptr, std::memory_order_release);
+  p.impl->finish();  // the impl stays allocated: a hook may still be using it
+  g_impl.store(nullptr, std::memory_order_release);
+  p.status = Status::off;
+}
+
+}  // namespace tidepool::runtime

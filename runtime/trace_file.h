@@ -1,0 +1,21 @@
+// Where this process's trace goes: `<program>.<host>.<pid>[.<rank>].tpt` in the output directory,
+// created exclusively unless overwriting was asked for, and the header that starts it.
+#pragma once
+
+#include <string>
+
+#include "analyzer/trace/format.h"
+#include "runtime/settings.h"
+
+namespace tidepool::runtime {
+
+// The header of this process's trace (pid, host, program, command line, rank, start time).
+trace::Header make_header(const Settings& settings, int driver_version);
+
+// The file name (without directory) for a header.
+std::string trace_file_name(const trace::Header& header);
+
+// Opens the trace file; returns the descriptor, or -1 after printing one line saying why.
+int open_trace_file(const Settings& settings, const std::string& name);
+
+}  // namespace tidepool::runtime

@@ -1,0 +1,190 @@
+// A small driver-API program that the interception tests run under libtidepool.so on simcuda.
+// Each mode reaches the driver one way and does a known sequence:
+//   linked | dlsym | procaddress | procaddress-ptds   allocate 1 MiB and 2 MiB, free the first;
+//                                                    an async HtoD copy on stream 0
+//   launch     kernels whose parameters point into the middle of an allocation, and a struct
+//              parameter holding two pointers (simcuda's testing twins)
+//   hang       allocate 1 MiB, say "ready", sleep until killed
+//   chain      allocate 1000 bytes and free them (the chained-interposer test)
+#include <cuda.h>
+#include <cudaTypedefs.h>
+#include <dlfcn.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+namespace {
+
+void check(CUresult r, const char* what) {
+  if (r != CUDA_SUCCESS) {
+    std::fprintf(stderr, "probe: %s failed with %d\n", what, static_cast<int>(r));
+    std::exit(1);
+  }
+}
+
+// The driver functions a mode uses, however they were obtained.
+struct Api {
+  PFN_cuInit_v2000 init = nullptr;
+  PFN_cuDevicePrimaryCtxRetain_v7000 retain = nullptr;
+  PFN_cuCtxSetCurrent_v4000 set_current = nullptr;
+  PFN_cuMemAlloc_v3020 alloc = nullptr;
+  PFN_cuMemFree_v3020 free = nullptr;
+  PFN_cuMemcpyHtoDAsync_v3020 copy_async = nullptr;
+  PFN_cuStreamSynchronize_v2000 sync = nullptr;
+};
+
+Api linked() {
+  return {&cuInit, &cuDevicePrimaryCtxRetain, &cuCtxSetCurrent, &cuMemAlloc_v2, &cuMemFree_v2, &cuMemcpyHtoDAsync_v2,
+          &cuStreamSynchronize};
+}
+
+template <class T>
+T lookup(void* handle, const char* name) {
+  void* f = dlsym(handle, name);
+  if (f == nullptr) {
+    std::fprintf(stderr, "probe: dlsym %s failed\n", name);
+    std::exit(1);
+  }
+  return reinterpret_cast<T>(f);
+}
+
+Api through_dlsym() {
+  void* driver = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+  if (driver == nullptr) std::exit(1);
+  return {lookup<PFN_cuInit_v2000>(driver, "cuInit"),
+          lookup<PFN_cuDevicePrimaryCtxRetain_v7000>(driver, "cuDevicePrimaryCtxRetain"),
+          lookup<PFN_cuCtxSetCurrent_v4000>(driver, "cuCtxSetCurrent"),
+          lookup<PFN_cuMemAlloc_v3020>(driver, "cuMemAlloc_v2"),
+          lookup<PFN_cuMemFree_v3020>(driver, "cuMemFree_v2"),
+          lookup<PFN_cuMemcpyHtoDAsync_v3020>(driver, "cuMemcpyHtoDAsync_v2"),
+          lookup<PFN_cuStreamSynchronize_v2000>(driver, "cuStreamSynchronize")};
+}
+
+template <class T>
+T proc(PFN_cuGetProcAddress_v12000 get, const char* name, cuuint64_t flags) {
+  void* f = nullptr;
+  CUdriverProcAddressQueryResult status{};
+  check(get(name, &f, 13000, flags, &status), name);
+  return reinterpret_cast<T>(f);
+}
+
+Api through_proc_address(bool per_thread) {
+  void* driver = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+  auto get = lookup<PFN_cuGetProcAddress_v12000>(driver, "cuGetProcAddress_v2");
+  const cuuint64_t flags = per_thread ? CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM : CU_GET_PROC_ADDRESS_DEFAULT;
+  // The CUDA runtime also asks for cuGetProcAddress itself.
+  get = proc<PFN_cuGetProcAddress_v12000>(get, "cuGetProcAddress", flags);
+  return {proc<PFN_cuInit_v2000>(get, "cuInit", flags),
+          proc<PFN_cuDevicePrimaryCtxRetain_v7000>(get, "cuDevicePrimaryCtxRetain", flags),
+          proc<PFN_cuCtxSetCurrent_v4000>(get, "cuCtxSetCurrent", flags),
+          proc<PFN_cuMemAlloc_v3020>(get, "cuMemAlloc", flags),
+          proc<PFN_cuMemFree_v3020>(get, "cuMemFree", flags),
+          proc<PFN_cuMemcpyHtoDAsync_v3020>(get, "cuMemcpyHtoDAsync", flags),
+          proc<PFN_cuStreamSynchronize_v2000>(get, "cuStreamSynchronize", flags)};
+}
+
+void start(const Api& api) {
+  check(api.init(0), "cuInit");
+  CUcontext context = nullptr;
+  check(api.retain(&context, 0), "cuDevicePrimaryCtxRetain");
+  check(api.set_current(context), "cuCtxSetCurrent");
+}
+
+void allocations(const Api& api) {
+  start(api);
+  CUdeviceptr first = 0, second = 0;
+  check(api.alloc(&first, 1 << 20), "cuMemAlloc");
+  check(api.alloc(&second, 2 << 20), "cuMemAlloc");
+  static char payload[64] = {};
+  check(api.copy_async(second, payload, sizeof payload, nullptr), "cuMemcpyHtoDAsync");
+  check(api.sync(nullptr), "cuStreamSynchronize");
+  check(api.free(first), "cuMemFree");
+}
+
+CUfunction kernel(const char* name) {
+  static CUmodule module = [] {
+    CUmodule m = nullptr;
+    static const char image[] = "simcuda accepts any image";
+    check(cuModuleLoadData(&m, image), "cuModuleLoadData");
+    return m;
+  }();
+  CUfunction f = nullptr;
+  check(cuModuleGetFunction(&f, module, name), name);
+  return f;
+}
+
+// A: 4096 bytes, B: 8192 bytes, C: 12288 bytes.
+void launches() {
+  start(linked());
+  CUdeviceptr a = 0, b = 0, c = 0;
+  check(cuMemAlloc(&a, 4096), "cuMemAlloc");
+  check(cuMemAlloc(&b, 8192), "cuMemAlloc");
+  check(cuMemAlloc(&c, 12288), "cuMemAlloc");
+  // axpy(a, x = A + 256, y = B, n): an interior pointer and a base pointer.
+  float scale = 2.0f;
+  CUdeviceptr x = a + 256;
+  unsigned n = 64;
+  void* axpy_params[] = {&scale, &x, &b, &n};
+  check(cuLaunchKernel(kernel("simcuda_test_axpy"), 1, 1, 1, 64, 1, 1, 0, nullptr, axpy_params, nullptr), "axpy");
+  // pair({from = A, to = C + 16}, n): two pointers inside one struct parameter.
+  struct {
+    CUdeviceptr from, to;
+  } pair{a, c + 16};
+  void* pair_params[] = {&pair, &n};
+  check(cuLaunchKernel(kernel("simcuda_test_pair"), 1, 1, 1, 64, 1, 1, 0, nullptr, pair_params, nullptr), "pair");
+  // fill(dst = C + 4096, value, n) through the packed `extra` buffer.
+  struct {
+    CUdeviceptr dst;
+    float value;
+    unsigned n;
+  } packed{c + 4096, 1.0f, 64};
+  size_t packed_size = sizeof packed;
+  void* extra[] = {CU_LAUNCH_PARAM_BUFFER_POINTER, &packed, CU_LAUNCH_PARAM_BUFFER_SIZE, &packed_size,
+                   CU_LAUNCH_PARAM_END};
+  check(cuLaunchKernel(kernel("simcuda_test_fill"), 1, 1, 1, 64, 1, 1, 0, nullptr, nullptr, extra), "fill");
+  check(cuCtxSynchronize(), "cuCtxSynchronize");
+}
+
+void hang() {
+  start(linked());
+  CUdeviceptr p = 0;
+  check(cuMemAlloc(&p, 1 << 20), "cuMemAlloc");
+  std::printf("ready\n");
+  std::fflush(stdout);
+  for (;;) pause();
+}
+
+void chain() {
+  start(linked());
+  CUdeviceptr p = 0;
+  check(cuMemAlloc(&p, 1000), "cuMemAlloc");
+  check(cuMemFree(p), "cuMemFree");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const std::string mode = argc > 1 ? argv[1] : "";
+  if (mode == "linked") {
+    allocations(linked());
+  } else if (mode == "dlsym") {
+    allocations(through_dlsym());
+  } else if (mode == "procaddress") {
+    allocations(through_proc_address(false));
+  } else if (mode == "procaddress-ptds") {
+    allocations(through_proc_address(true));
+  } else if (mode == "launch") {
+    launches();
+  } else if (mode == "hang") {
+    hang();
+  } else if (mode == "chain") {
+    chain();
+  } else {
+    std::fprintf(stderr, "usage: probe linked|dlsym|procaddress|procaddress-ptds|launch|hang|chain\n");
+    return 2;
+  }
+  return 0;
+}

@@ -1,0 +1,45 @@
+// The generator of perfect packings: the pieces fill the rectangle, so the packing it returns is
+// valid with height == optimum == lower bound; it is deterministic for a seed.
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+
+#include "analyzer/packing/checker.h"
+#include "analyzer/packing/generator.h"
+
+namespace tidepool::packing {
+namespace {
+
+TEST(PackingGenerator, PiecesFillTheRectangle) {
+  for (const std::size_t items : {1, 2, 50, 2000}) {
+    const PerfectInstance instance = generate_perfect(items, 42);
+    EXPECT_EQ(instance.problem.items.size(), items);
+    EXPECT_NO_THROW(validate(instance.problem));
+    const Verdict verdict = check(instance.problem, instance.packing);
+    EXPECT_TRUE(verdict.valid) << verdict.reason;
+    EXPECT_EQ(instance.packing.height, instance.optimum);
+    EXPECT_EQ(lower_bound(instance.problem), instance.optimum);
+  }
+}
+
+TEST(PackingGenerator, IsDeterministicPerSeed) {
+  EXPECT_EQ(generate_perfect(100, 5).problem.items, generate_perfect(100, 5).problem.items);
+  EXPECT_NE(generate_perfect(100, 5).problem.items, generate_perfect(100, 6).problem.items);
+}
+
+TEST(PackingGenerator, SmallRectanglesStopCuttingWhenTooThin) {
+  const PerfectInstance instance = generate_perfect(1000, 3, 8, 8);
+  EXPECT_LT(instance.problem.items.size(), 1000u);
+  EXPECT_TRUE(check(instance.problem, instance.packing).valid);
+}
+
+TEST(PackingGenerator, ParsesSpecs) {
+  EXPECT_EQ(generate_from_spec("perfect:30:9").problem.items, generate_perfect(30, 9).problem.items);
+  EXPECT_THROW(generate_from_spec("perfect:30"), std::invalid_argument);
+  EXPECT_THROW(generate_from_spec("perfect:x:1"), std::invalid_argument);
+  EXPECT_THROW(generate_from_spec("perfect:0:1"), std::invalid_argument);
+  EXPECT_THROW(generate_from_spec("square:3:1"), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace tidepool::packing

@@ -1,0 +1,83 @@
+// Pool plans and solver comparisons made from a trace.
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+
+#include "analyzer/plan/plan_io.h"
+#include "analyzer/plan/pool_comparison.h"
+#include "analyzer/plan/trace_plan.h"
+#include "training_trace.h"
+
+namespace tidepool::plan {
+namespace {
+
+constexpr int kLayers = 4;
+
+TEST(TracePlan, PoolPlanOfADetectedIteration) {
+  const testing::TrainingTrace t(6, kLayers);
+  PlanRequest request;
+  request.pool = PoolRequest{};
+  const Plan plan = plan_from_trace(t.trace(), "t.tpt", request);
+  EXPECT_EQ(plan.source.trace, "t.tpt");
+  EXPECT_EQ(plan.source.program, "train_test");
+  EXPECT_EQ(plan.iteration.boundary, BoundaryKind::period);
+  EXPECT_EQ(plan.iteration.allocations, 3u * kLayers);
+  EXPECT_EQ(plan.iteration.operations, 2u * kLayers + 1);
+  EXPECT_EQ(plan.iteration.events, 3u * kLayers * 2 + 2u * kLayers + 1);
+  EXPECT_EQ(plan.iteration.iterations_seen, 6u);
+  EXPECT_DOUBLE_EQ(plan.iteration.regularity, 1.0);
+  ASSERT_TRUE(plan.pool);
+  EXPECT_EQ(plan.pool->solver, "best");
+  EXPECT_EQ(plan.pool->slots.size(), 3u * kLayers);  // everything but the weights is per-iteration
+  EXPECT_EQ(plan.pool->persistent_bytes, 1000u * (1 + 2 + 3 + 4));
+  EXPECT_GE(plan.pool->arena_bytes, plan.pool->lower_bound_bytes);
+  // The activations of all layers are live at once at the end of forward, plus the last grad.
+  std::uint64_t activations = 0;
+  for (int l = 0; l < kLayers; ++l) activations += (5000 + 100 * l + 255) / 256 * 256;
+  EXPECT_GE(plan.pool->lower_bound_bytes, activations - 256 * kLayers);
+  EXPECT_EQ(parse_plan(to_json_text(plan)), plan);  // consistent, and round trips
+}
+
+TEST(TracePlan, ExplicitBoundaryAndSolver) {
+  const testing::TrainingTrace t(3, kLayers);
+  PlanRequest request;
+  request.iteration = {BoundaryKind::nvtx_range, "step"};
+  request.pool = PoolRequest{"smartpool", 1};
+  const Plan plan = plan_from_trace(t.trace(), "t.tpt", request);
+  EXPECT_EQ(plan.iteration.boundary, BoundaryKind::nvtx_range);
+  EXPECT_EQ(plan.iteration.name, "step");
+  EXPECT_EQ(plan.pool->solver, "smartpool");
+  request.iteration = {BoundaryKind::kernel, "adam"};
+  const Plan by_kernel = plan_from_trace(t.trace(), "t.tpt", request);
+  EXPECT_EQ(by_kernel.iteration.events, plan.iteration.events);
+}
+
+TEST(TracePlan, ClearErrors) {
+  const testing::TrainingTrace t(1, kLayers);
+  PlanRequest request;
+  request.pool = PoolRequest{};
+  try {
+    plan_from_trace(t.trace(), "t.tpt", request);
+    FAIL();
+  } catch (const std::runtime_error& e) {
+    EXPECT_STREQ(e.what(),
+                 "no repeating iteration found in the trace; name its boundary with --iteration-marker or "
+                 "--iteration-kernel");
+  }
+  request.pool->solver = "nope";
+  EXPECT_THROW(plan_from_trace(testing::TrainingTrace(4, 2).trace(), "t.tpt", request), std::invalid_argument);
+}
+
+TEST(PoolComparison, EverySolverAgainstTheLowerBound) {
+  const testing::TrainingTrace t(5, kLayers);
+  const IterationRequest request;
+  const PoolComparison c = compare_pool_solvers(t.trace(), request, 0.5);
+  EXPECT_EQ(c.live_at_start_bytes, 10000u);
+  EXPECT_EQ(c.escaping_bytes, 0u);
+  EXPECT_GT(c.observed_peak_bytes, c.live_at_start_bytes + c.lower_bound_bytes - 1);
+  ASSERT_FALSE(c.solvers.empty());
+  for (const SolverArena& s : c.solvers) EXPECT_GE(s.arena_bytes, c.lower_bound_bytes) << s.solver;
+}
+
+}  // namespace
+}  // namespace tidepool::plan

@@ -1,0 +1,79 @@
+// The interval map of live allocations: base and interior lookups, boundaries, replacement of
+// ranges the driver reused, context destruction and VMM unmapping.
+#include <gtest/gtest.h>
+
+#include "runtime/live_allocations.h"
+
+namespace tidepool::runtime {
+namespace {
+
+LiveRange range(uint64_t base, uint64_t size, uint64_t id, uint64_t context = 1) {
+  return {base, size, id, 0, context, 0, trace::AllocKind::device};
+}
+
+TEST(LiveAllocations, FindsBaseAndInteriorAddressesAndNothingOutside) {
+  LiveAllocations map;
+  map.add(range(0x1000, 0x100, 1));
+  map.add(range(0x2000, 0x200, 2));
+  EXPECT_EQ(map.find(0x1000)->alloc_id, 1u);
+  EXPECT_EQ(map.find(0x10ff)->offset, 0xffu);
+  EXPECT_FALSE(map.find(0x1100));
+  EXPECT_FALSE(map.find(0xfff));
+  EXPECT_EQ(map.find(0x2100)->alloc_id, 2u);
+  EXPECT_EQ(map.find(0x2100)->offset, 0x100u);
+  EXPECT_FALSE(map.find(0x2200));
+  EXPECT_TRUE(map.may_contain(0x1000));
+  EXPECT_FALSE(map.may_contain(0x2200));
+}
+
+TEST(LiveAllocations, RemoveTakesTheRangeStartingThere) {
+  LiveAllocations map;
+  map.add(range(0x1000, 0x100, 1));
+  EXPECT_FALSE(map.remove(0x1010));
+  const auto gone = map.remove(0x1000);
+  ASSERT_TRUE(gone);
+  EXPECT_EQ(gone->alloc_id, 1u);
+  EXPECT_FALSE(map.find(0x1000));
+  EXPECT_EQ(map.size(), 0u);
+  EXPECT_FALSE(map.may_contain(0x1000));
+}
+
+TEST(LiveAllocations, AnOverlappingRangeReplacesStaleOnes) {
+  LiveAllocations map;
+  map.add(range(0x1000, 0x100, 1));
+  map.add(range(0x1100, 0x100, 2));
+  map.add(range(0x10f0, 0x20, 3));
+  EXPECT_EQ(map.size(), 1u);
+  EXPECT_EQ(map.find(0x1100)->alloc_id, 3u);
+  EXPECT_FALSE(map.find(0x1000));
+}
+
+TEST(LiveAllocations, MappingsCarryTheirOffsetInThePhysicalAllocation) {
+  LiveAllocations map;
+  map.add({0x40000, 0x1000, 7, 0x2000, 1, 0, trace::AllocKind::vmm_physical});
+  EXPECT_EQ(map.find(0x40010)->offset, 0x2010u);
+  map.remove_within(0x40000, 0x1000);
+  EXPECT_FALSE(map.find(0x40010));
+}
+
+TEST(LiveAllocations, DestroyingAContextForgetsItsRanges) {
+  LiveAllocations map;
+  map.add(range(0x1000, 0x100, 1, 10));
+  map.add(range(0x2000, 0x100, 2, 20));
+  EXPECT_EQ(map.remove_context(10), 1u);
+  EXPECT_FALSE(map.find(0x1000));
+  EXPECT_TRUE(map.find(0x2000));
+}
+
+TEST(LiveAllocations, ManyLookupsUnderOneReader) {
+  LiveAllocations map;
+  for (uint64_t i = 0; i < 100; ++i) map.add(range(0x100000 + i * 0x1000, 0x800, i + 1));
+  const LiveAllocations::Reader reader(map);
+  for (uint64_t i = 0; i < 100; ++i) {
+    EXPECT_EQ(reader.find(0x100000 + i * 0x1000 + 0x7ff)->alloc_id, i + 1);
+    EXPECT_FALSE(reader.find(0x100000 + i * 0x1000 + 0x800));
+  }
+}
+
+}  // namespace
+}  // namespace tidepool::runtime

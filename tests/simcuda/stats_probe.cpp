@@ -1,0 +1,55 @@
+// A program with a known sequence of allocations, frees and launches, for the SIMCUDA_STATS test:
+//   plain 1000 + pitched (512 x 3) + async 3000 + VMM 2 MiB, peak 1000 + 1536 + 3000 + 2 MiB;
+//   4 allocations, 3 frees (the plain one stays allocated), 2 kernel launches.
+#include <cuda.h>
+
+#include <cstdio>
+#include <cstdlib>
+
+namespace {
+
+void check(CUresult r, const char* what) {
+  if (r == CUDA_SUCCESS) return;
+  std::fprintf(stderr, "stats_probe: %s failed with %d\n", what, static_cast<int>(r));
+  std::exit(1);
+}
+
+}  // namespace
+
+int main() {
+  check(cuInit(0), "cuInit");
+  CUcontext ctx = nullptr;
+  check(cuDevicePrimaryCtxRetain(&ctx, 0), "cuDevicePrimaryCtxRetain");
+  check(cuCtxSetCurrent(ctx), "cuCtxSetCurrent");
+  CUmodule module = nullptr;
+  check(cuModuleLoadData(&module, "image"), "cuModuleLoadData");
+  CUfunction work = nullptr;
+  check(cuModuleGetFunction(&work, module, "simcuda_test_work"), "cuModuleGetFunction");
+
+  CUdeviceptr plain = 0, pitched = 0, async = 0;
+  size_t pitch = 0;
+  check(cuMemAlloc(&plain, 1000), "cuMemAlloc");
+  check(cuMemAllocPitch(&pitched, &pitch, 100, 3, 4), "cuMemAllocPitch");
+  check(cuMemAllocAsync(&async, 3000, nullptr), "cuMemAllocAsync");
+  CUdeviceptr reserved = 0;
+  check(cuMemAddressReserve(&reserved, 2 << 20, 0, 0, 0), "cuMemAddressReserve");
+  CUmemAllocationProp prop{};
+  prop.type = CU_MEM_ALLOCATION_TYPE_PINNED;
+  prop.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+  CUmemGenericAllocationHandle handle = 0;
+  check(cuMemCreate(&handle, 2 << 20, &prop, 0), "cuMemCreate");
+  check(cuMemMap(reserved, 2 << 20, 0, handle, 0), "cuMemMap");
+  check(cuMemRelease(handle), "cuMemRelease");  // not freed yet: still mapped
+
+  double flops = 5e10, bytes = 0;  // 1 ms + 3 us each
+  void* params[] = {&flops, &bytes};
+  check(cuLaunchKernel(work, 1, 1, 1, 1, 1, 1, 0, nullptr, params, nullptr), "cuLaunchKernel");
+  check(cuLaunchKernel(work, 1, 1, 1, 1, 1, 1, 0, nullptr, params, nullptr), "cuLaunchKernel");
+
+  check(cuMemUnmap(reserved, 2 << 20), "cuMemUnmap");  // the physical memory is freed here
+  check(cuMemAddressFree(reserved, 2 << 20), "cuMemAddressFree");
+  check(cuMemFreeAsync(async, nullptr), "cuMemFreeAsync");
+  check(cuMemFree(pitched), "cuMemFree");
+  std::printf("pitch %zu\n", pitch);
+  return 0;
+}

@@ -1,0 +1,53 @@
+// SIMCUDA_STATS: a probe program with a known sequence writes its counts at exit.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace {
+
+TEST(SimcudaStats, TheFileCountsWhatTheProgramDid) {
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("simcuda_stats_test_" + std::to_string(getpid()));
+  std::filesystem::create_directories(dir);
+  const std::string command = "SIMCUDA_STATS=" + (dir / "stats.%p.json").string() +
+                              " SIMCUDA_MEMORY=64M " SIMCUDA_STATS_PROBE " > " + (dir / "out.txt").string();
+  ASSERT_EQ(std::system(command.c_str()), 0);
+  std::filesystem::path file;
+  for (const auto& entry : std::filesystem::directory_iterator(dir))
+    if (entry.path().filename().string().rfind("stats.", 0) == 0) file = entry.path();
+  ASSERT_FALSE(file.empty()) << "no stats file written";
+  EXPECT_NE(file.filename().string().find_first_of("0123456789"), std::string::npos);  // %p became the pid
+  const auto stats = nlohmann::json::parse(std::ifstream(file));
+  std::filesystem::remove_all(dir);
+
+  constexpr uint64_t kPitched = 512 * 3;  // 100 bytes wide rounds to a 512-byte pitch
+  constexpr uint64_t kVmm = 2 << 20;
+  EXPECT_EQ(stats["peak_requested_bytes"], 1000 + kPitched + 3000 + kVmm);
+  EXPECT_EQ(stats["peak_device_bytes"], 1024 + kPitched + 3072 + kVmm);  // blocks of 512 bytes
+  EXPECT_EQ(stats["allocations"], 4);
+  EXPECT_EQ(stats["frees"], 3);
+  EXPECT_EQ(stats["kernel_launches"], 2);
+  EXPECT_EQ(stats["device_bytes_at_exit"], 1024);  // the plain allocation; the pool released at exit
+  EXPECT_EQ(stats["simulated_time_ns"], 2 * 1003000);
+}
+
+TEST(SimcudaStats, BadSettingsAreOneLineErrors) {
+  const std::string command = "SIMCUDA_MEMORY=12Q " SIMCUDA_STATS_PROBE " 2>&1";
+  FILE* pipe = popen(command.c_str(), "r");
+  ASSERT_NE(pipe, nullptr);
+  std::string output;
+  char buffer[256];
+  while (fgets(buffer, sizeof buffer, pipe) != nullptr) output += buffer;
+  const int status = pclose(pipe);
+  EXPECT_NE(WEXITSTATUS(status), 0);
+  EXPECT_NE(output.find("simcuda: bad SIMCUDA_MEMORY='12Q'"), std::string::npos) << output;
+}
+
+}  // namespace

@@ -1,0 +1,8 @@
+// Whether cuInit has succeeded.
+#pragma once
+
+namespace simcuda {
+
+bool initialized();
+
+}  // namespace simcuda

@@ -1,0 +1,14 @@
+// Where an address range lives, under unified addressing: device memory, pinned host memory,
+// ordinary (pageable) host memory, or nowhere valid.
+#pragma once
+
+#include <cstdint>
+
+namespace simcuda {
+
+enum class Where { device, pinned_host, pageable_host, invalid };
+
+// device: inside one live allocation or VMM mapping; invalid: in the device range but not so.
+Where classify(uint64_t address, uint64_t bytes);
+
+}  // namespace simcuda

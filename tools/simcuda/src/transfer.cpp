@@ -1,0 +1,103 @@
+// Copies and sets as stream operations (see transfer.h).
+#include "tools/simcuda/src/transfer.h"
+
+#include <cmath>
+#include <cstring>
+#include <memory>
+#include <vector>
+
+#include "tools/simcuda/src/fault_handler.h"
+#include "tools/simcuda/src/pointers.h"
+#include "tools/simcuda/src/scheduler.h"
+#include "tools/simcuda/src/settings.h"
+#include "tools/simcuda/src/stats.h"
+
+namespace simcuda {
+namespace {
+
+constexpr double kDeviceBytesPerNs = 2000;  // 2 TB/s
+constexpr int64_t kLinkLatencyNs = 10000;   // 10 us
+
+int64_t link_ns(uint64_t bytes) {
+  return std::llround(static_cast<double>(bytes) / settings().link_gbps) + kLinkLatencyNs;
+}
+
+int64_t device_ns(uint64_t bytes) { return std::llround(static_cast<double>(bytes) / kDeviceBytesPerNs); }
+
+bool is_host(Where w) { return w == Where::pinned_host || w == Where::pageable_host; }
+
+}  // namespace
+
+CUresult copy(uint64_t dst, uint64_t src, uint64_t bytes, CUstream handle, bool per_thread, bool sync) {
+  return copy_rows({dst, bytes, src, bytes, bytes, 1}, handle, per_thread, sync);
+}
+
+CUresult copy_rows(const Rows& rows, CUstream handle, bool per_thread, bool sync) {
+  Stream* stream = nullptr;
+  if (const CUresult r = resolve_stream(handle, per_thread, stream); r != CUDA_SUCCESS) return r;
+  if (rows.width == 0 || rows.height == 0) return CUDA_SUCCESS;
+  if (rows.height > 1 && (rows.dst_pitch < rows.width || rows.src_pitch < rows.width)) return CUDA_ERROR_INVALID_VALUE;
+  const uint64_t bytes = rows.width * rows.height;
+  const Where to = classify(rows.dst, (rows.height - 1) * rows.dst_pitch + rows.width);
+  const Where from = classify(rows.src, (rows.height - 1) * rows.src_pitch + rows.width);
+  if (to == Where::invalid || from == Where::invalid) return CUDA_ERROR_INVALID_VALUE;
+
+  Engine engine = Engine::none;
+  int64_t duration = 0;
+  if (from == Where::device && to == Where::device) {
+    engine = Engine::compute;
+    duration = device_ns(bytes);
+    stats_copy(CopyKind::device_to_device, bytes);
+    sync = false;
+  } else if (is_host(from) && to == Where::device) {
+    engine = Engine::host_to_device;
+    duration = link_ns(bytes);
+    stats_copy(CopyKind::host_to_device, bytes);
+  } else if (from == Where::device && is_host(to)) {
+    engine = Engine::device_to_host;
+    duration = link_ns(bytes);
+    stats_copy(CopyKind::device_to_host, bytes);
+    if (to == Where::pageable_host) sync = true;  // the real driver returns once the copy is done
+  }
+
+  Rows work = rows;
+  std::shared_ptr<std::vector<unsigned char>> staging;
+  if (!sync && from == Where::pageable_host) {
+    // The caller may reuse a pageable buffer at once: the driver stages it at the call.
+    staging = std::make_shared<std::vector<unsigned char>>(bytes);
+    for (uint64_t row = 0; row < rows.height; ++row)
+      std::memcpy(staging->data() + row * rows.width, reinterpret_cast<const void*>(rows.src + row * rows.src_pitch),
+                  rows.width);
+    work.src = reinterpret_cast<uint64_t>(staging->data());
+    work.src_pitch = rows.width;
+  }
+  OpPtr op = enqueue(*stream, engine, duration, [work, staging](Op&) {
+    set_current_work("memcpy");
+    for (uint64_t row = 0; row < work.height; ++row)  // overlapping ranges are the caller's bug; no UB here
+      std::memmove(reinterpret_cast<void*>(work.dst + row * work.dst_pitch),
+                   reinterpret_cast<const void*>(work.src + row * work.src_pitch), work.width);
+    set_current_work(nullptr);
+  });
+  if (sync) host_wait(op);
+  return CUDA_SUCCESS;
+}
+
+CUresult set(uint64_t dst, uint64_t pitch, uint64_t row_bytes, uint64_t rows,
+             std::function<void(unsigned char*, uint64_t)> fill, CUstream handle, bool per_thread) {
+  Stream* stream = nullptr;
+  if (const CUresult r = resolve_stream(handle, per_thread, stream); r != CUDA_SUCCESS) return r;
+  if (row_bytes == 0 || rows == 0) return CUDA_SUCCESS;
+  if (rows > 1 && pitch < row_bytes) return CUDA_ERROR_INVALID_VALUE;
+  const uint64_t extent = (rows - 1) * pitch + row_bytes;
+  const Where where = classify(dst, extent);
+  if (where == Where::invalid || where == Where::pageable_host) return CUDA_ERROR_INVALID_VALUE;
+  stats_copy(CopyKind::set, row_bytes * rows);
+  enqueue(*stream, Engine::compute, device_ns(row_bytes * rows), [=, fill = std::move(fill)](Op&) {
+    set_current_work("memset");
+    for (uint64_t row = 0; row < rows; ++row) fill(reinterpret_cast<unsigned char*>(dst + row * pitch), row_bytes);
+    set_current_work(nullptr);
+  });
+  return CUDA_SUCCESS;
+}
+
+}  // namespace simcuda

@@ -1,0 +1,137 @@
+// `tidepool bench overhead [--launches N] [--pairs N] [--repeat R]`: the time libtidepool.so adds
+// per cuLaunchKernel (8 pointer parameters) and per cuMemAlloc/cuMemFree pair on simcuda. One run
+// times the same probe program without tidepool, and with it (stacks off, stacks on, and stacks
+// off without device timing), best of R runs each, and prints the differences.
+#include <CLI/CLI.hpp>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <limits>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "commands.h"
+#include "install_paths.h"
+
+namespace tidepool::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct OverheadOptions {
+  long launches = 200000;
+  long pairs = 200000;
+  int repeat = 3;
+};
+
+struct Timing {
+  std::string kernel;
+  int pointers = 0;
+  double launch_ns = std::numeric_limits<double>::max();
+  double pair_ns = std::numeric_limits<double>::max();
+};
+
+struct Config {
+  const char* label;
+  bool preload;
+  bool stacks;
+  bool device_timing;
+};
+
+std::string quoted(const std::string& s) {
+  std::string out = "'";
+  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+// Runs the probe once in the given configuration; its traces go to a scratch directory.
+Timing run_probe(const Config& config, const OverheadOptions& options, const fs::path& scratch) {
+  const InstallPaths paths = install_paths();
+  if (!fs::exists(paths.overhead_probe)) throw std::runtime_error("cannot find " + paths.overhead_probe.string());
+  std::string command = "LD_LIBRARY_PATH=" + quoted(require_simcuda_dir().string());
+  if (config.preload) {
+    command += " LD_PRELOAD=" + quoted(require_preload_library().string()) + " TIDEPOOL_OUTPUT_DIR=" +
+               quoted(scratch.string()) + " TIDEPOOL_FORCE=1 TIDEPOOL_STACKS=" + (config.stacks ? "1" : "0") +
+               " TIDEPOOL_DEVICE_TIMING=" + (config.device_timing ? "1" : "0");
+  }
+  command += " " + quoted(paths.overhead_probe.string()) + " " + std::to_string(options.launches) + " " +
+             std::to_string(options.pairs);
+  FILE* out = popen(command.c_str(), "r");
+  if (out == nullptr) throw std::runtime_error("cannot run the overhead probe");
+  char kernel[128] = {};
+  Timing t;
+  const int fields = std::fscanf(out, "%127s %d %lf %lf", kernel, &t.pointers, &t.launch_ns, &t.pair_ns);
+  const int status = pclose(out);
+  if (fields != 4 || status != 0) throw std::runtime_error("the overhead probe failed (" + command + ")");
+  t.kernel = kernel;
+  return t;
+}
+
+Timing best_of(const Config& config, const OverheadOptions& options, const fs::path& scratch) {
+  Timing best;
+  for (int i = 0; i < options.repeat; ++i) {
+    const Timing t = run_probe(config, options, scratch);
+    best.kernel = t.kernel;
+    best.pointers = t.pointers;
+    best.launch_ns = std::min(best.launch_ns, t.launch_ns);
+    best.pair_ns = std::min(best.pair_ns, t.pair_ns);
+  }
+  return best;
+}
+
+void bench_overhead(const OverheadOptions& options) {
+  if (options.launches <= 0 || options.pairs <= 0 || options.repeat <= 0) {
+    throw std::runtime_error("bench overhead: --launches, --pairs and --repeat must be positive");
+  }
+  std::string scratch = (fs::temp_directory_path() / "tidepool-bench-overhead-XXXXXX").string();
+  if (mkdtemp(scratch.data()) == nullptr) throw std::runtime_error("cannot create a scratch directory");
+  const Config configs[] = {
+      {"without tidepool", false, false, false},
+      {"tidepool, stacks off", true, false, true},
+      {"tidepool, stacks on", true, true, true},
+      {"tidepool, stacks off, no device timing", true, false, false},
+  };
+  std::vector<Timing> timings;
+  try {
+    for (const Config& c : configs) timings.push_back(best_of(c, options, scratch));
+  } catch (...) {
+    fs::remove_all(scratch);
+    throw;
+  }
+  fs::remove_all(scratch);
+  const Timing& base = timings.front();
+  std::printf("tidepool bench overhead: simcuda, kernel %s (%d pointer parameters), %ld launches, %ld alloc/free pairs, best of %d\n",
+              base.kernel.c_str(), base.pointers, options.launches, options.pairs, options.repeat);
+  if (base.pointers != 8) {
+    std::printf("note: this simcuda has no 8-pointer benchmark twin (tidepool_bench_pointers8); the launch figure is for %d pointers\n",
+                base.pointers);
+  }
+  std::printf("%-40s %14s %10s %16s %10s\n", "", "ns/launch", "added", "ns/alloc+free", "added");
+  for (size_t i = 0; i < timings.size(); ++i) {
+    const Timing& t = timings[i];
+    std::printf("%-40s %14.1f %10.1f %16.1f %10.1f\n", configs[i].label, t.launch_ns, t.launch_ns - base.launch_ns,
+                t.pair_ns, t.pair_ns - base.pair_ns);
+  }
+  const double launch_added = timings[1].launch_ns - base.launch_ns;
+  const double pair_added = timings[1].pair_ns - base.pair_ns;
+  std::printf("targets, stacks off: < 300 ns added per launch (%s), < 500 ns added per alloc+free pair (%s)\n",
+              launch_added < 300 ? "met" : "missed", pair_added < 500 ? "met" : "missed");
+}
+
+}  // namespace
+
+void add_bench_overhead(CLI::App& bench) {
+  auto options = std::make_shared<OverheadOptions>();
+  CLI::App* cmd = bench.add_subcommand("overhead", "Time added per intercepted launch and alloc/free pair (simcuda)");
+  cmd->add_option("--launches", options->launches, "Launches timed per run");
+  cmd->add_option("--pairs", options->pairs, "Alloc/free pairs timed per run");
+  cmd->add_option("--repeat", options->repeat, "Runs per configuration (the best counts)");
+  cmd->callback([options] { bench_overhead(*options); });
+}
+
+}  // namespace tidepool::cli

@@ -1,0 +1,139 @@
+// `tidepool bench swap [--link NAME|GBPS] [--json] TRACE...`: for each trace and swap planner, at
+// 0%, 1% and 5% allowed slowdown, the unoptimized peak, the planned peak, the simulated slowdown,
+// the bytes moved, the floor and the link bound, and how long planning took.
+#include <CLI/CLI.hpp>
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "analyzer/iteration/detection.h"
+#include "analyzer/iteration/from_trace.h"
+#include "analyzer/swap/from_trace.h"
+#include "analyzer/swap/planner.h"
+#include "analyzer/synth/trace_output.h"
+#include "analyzer/trace/reader.h"
+#include "commands.h"
+#include "errors.h"
+
+namespace tidepool::cli {
+namespace {
+
+struct BenchSwapOptions {
+  std::vector<std::string> traces;
+  std::string link = "pcie5";
+  std::string planner = "all";
+  std::vector<double> slowdowns = {0, 1, 5};
+  bool json = false;
+};
+
+struct Row {
+  std::string trace;
+  bool synthetic = false;
+  std::string planner;
+  double max_slowdown_pct = 0;
+  swap::Result result;
+  double seconds = 0;
+};
+
+// The iteration to plan: the middle one of the NVTX "iteration" ranges (what synth writes), or
+// else the reference iteration the period detector finds.
+swap::TraceWindow iteration_window(const trace::Trace& trace, const std::string& path) {
+  const std::vector<swap::TraceWindow> ranges = swap::nvtx_iterations(trace, synth::kIterationRange);
+  if (ranges.size() >= 2) return ranges[ranges.size() / 2];
+  const iteration::EventStream stream = iteration::event_stream(trace);
+  const auto detection = iteration::detect_by_period(stream);
+  if (!detection) throw std::runtime_error(path + ": no repeating iteration found");
+  const iteration::Range range = detection->reference_iteration();
+  const std::size_t end = range.end < stream.events.size() ? stream.events[range.end].source : trace.events.size();
+  return {stream.events[range.begin].source, end};
+}
+
+void print_header() {
+  std::printf("%-28s %-6s %6s %12s %12s %7s %9s %11s %12s %12s %9s\n", "trace", "plan", "max_%", "unoptimized",
+              "peak", "cut_%", "slowdown%", "moved", "floor", "link_bound", "seconds");
+}
+
+void print_row(const Row& r) {
+  const double gib = 1024.0 * 1024 * 1024;
+  const auto& x = r.result;
+  const double cut = 100.0 * (1 - static_cast<double>(x.simulated.peak_bytes) / static_cast<double>(x.baseline.peak_bytes));
+  const std::string name = r.trace + (r.synthetic ? " (synthetic)" : "");
+  std::printf("%-28s %-6s %6.1f %10.2fGi %10.2fGi %7.2f %9.3f %9.2fGi %10.2fGi %10.2fGi %9.3f\n", name.c_str(),
+              r.planner.c_str(), r.max_slowdown_pct, static_cast<double>(x.baseline.peak_bytes) / gib,
+              static_cast<double>(x.simulated.peak_bytes) / gib, cut, x.slowdown_pct(),
+              static_cast<double>(x.simulated.bytes_out + x.simulated.bytes_in) / gib,
+              static_cast<double>(x.bounds.floor_bytes) / gib, static_cast<double>(x.bounds.link_bound_bytes) / gib,
+              r.seconds);
+  std::fflush(stdout);
+}
+
+void print_json(const std::vector<Row>& rows, const std::string& link) {
+  nlohmann::json array = nlohmann::json::array();
+  for (const Row& r : rows) {
+    const auto& x = r.result;
+    array.push_back({{"trace", r.trace},
+                     {"synthetic", r.synthetic},
+                     {"planner", r.planner},
+                     {"link", link},
+                     {"max_slowdown_pct", r.max_slowdown_pct},
+                     {"unoptimized_peak_bytes", x.baseline.peak_bytes},
+                     {"peak_bytes", x.simulated.peak_bytes},
+                     {"simulated_slowdown_pct", x.slowdown_pct()},
+                     {"bytes_moved", x.simulated.bytes_out + x.simulated.bytes_in},
+                     {"floor_bytes", x.bounds.floor_bytes},
+                     {"link_bound_bytes", x.bounds.link_bound_bytes},
+                     {"swaps", x.ops.size()},
+                     {"planning_seconds", r.seconds}});
+  }
+  std::cout << array.dump(1) << '\n';
+}
+
+void bench_swap(const BenchSwapOptions& o) {
+  if (o.traces.empty()) throw UsageError("bench swap needs at least one TRACE");
+  swap::Link link;
+  std::vector<swap::Planner> planners;
+  try {
+    link = swap::parse_link(o.link);
+    if (o.planner == "all") planners = {swap::Planner::paper, swap::Planner::best};
+    else planners = {swap::parse_planner(o.planner)};
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(e.what());
+  }
+  for (double pct : o.slowdowns)
+    if (!(pct >= 0)) throw UsageError("--slowdowns must be percentages >= 0");
+  std::vector<Row> rows;
+  if (!o.json) print_header();
+  for (const std::string& path : o.traces) {
+    const trace::Trace trace = trace::read_trace(path);
+    const swap::Model model = swap::model_from_trace(trace, iteration_window(trace, path));
+    for (double pct : o.slowdowns)
+      for (swap::Planner planner : planners) {
+        Row row{path, trace.header.synthetic, std::string(swap::to_string(planner)), pct, {}, 0};
+        const auto start = std::chrono::steady_clock::now();
+        row.result = swap::plan(model, swap::Target{std::nullopt, pct}, planner, link);
+        row.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        if (!o.json) print_row(row);
+        rows.push_back(std::move(row));
+      }
+  }
+  if (o.json) print_json(rows, link.name);
+}
+
+}  // namespace
+
+void add_bench_swap(CLI::App& bench) {
+  auto o = std::make_shared<BenchSwapOptions>();
+  CLI::App* cmd = bench.add_subcommand("swap", "Benchmark the swap planners on traces (simulated)");
+  cmd->add_option("traces", o->traces, "Trace files (e.g. from tidepool synth)");
+  cmd->add_option("--link", o->link, "pcie4, pcie5, nvlink-c2c, or a bandwidth in GB/s")->capture_default_str();
+  cmd->add_option("--planner", o->planner, "paper, best or all")->capture_default_str();
+  cmd->add_option("--slowdowns", o->slowdowns, "Allowed slowdowns in percent")->delimiter(',')->capture_default_str();
+  cmd->add_flag("--json", o->json, "Print one JSON array of results");
+  cmd->callback([o] { bench_swap(*o); });
+}
+
+}  // namespace tidepool::cli

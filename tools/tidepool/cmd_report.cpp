@@ -1,0 +1,65 @@
+// `tidepool report [--format text|json] [-o FILE] TRACE...`: the memory report of one or more
+// traces (one per process or rank), merged into one report with a row per process.
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "analyzer/report/analyze.h"
+#include "analyzer/report/json_report.h"
+#include "analyzer/report/text_report.h"
+#include "analyzer/trace/reader.h"
+#include "commands.h"
+
+namespace tidepool::cli {
+namespace {
+
+struct ReportOptions {
+  std::vector<std::string> traces;
+  std::string format = "text";
+  std::string output;
+};
+
+void run_report(const ReportOptions& options) {
+  std::vector<report::ProcessReport> processes;
+  for (const std::string& path : options.traces) {
+    const trace::Trace trace = trace::read_trace(path);
+    if (trace.truncated) {
+      std::fprintf(stderr, "tidepool: warning: %s is truncated; read up to its last whole record\n",
+                   path.c_str());
+    }
+    processes.push_back(report::analyze(trace, path));
+  }
+  std::stable_sort(processes.begin(), processes.end(), [](const auto& a, const auto& b) {
+    return a.rank != b.rank ? a.rank < b.rank : a.pid < b.pid;
+  });
+  const std::string text = options.format == "json" ? report::json_report(processes)
+                                                    : report::text_report(processes);
+  if (options.output.empty()) {
+    std::fwrite(text.data(), 1, text.size(), stdout);
+    return;
+  }
+  std::ofstream out(options.output, std::ios::binary | std::ios::trunc);
+  out << text;
+  out.close();
+  if (!out) throw std::runtime_error("cannot write " + options.output);
+}
+
+}  // namespace
+
+void add_report(CLI::App& app) {
+  auto options = std::make_shared<ReportOptions>();
+  CLI::App* cmd = app.add_subcommand("report", "Report the memory use recorded in traces");
+  cmd->add_option("--format", options->format, "Output format")
+      ->check(CLI::IsMember({"text", "json"}));
+  cmd->add_option("-o,--output", options->output, "Write the report to FILE instead of stdout");
+  cmd->add_option("traces", options->traces, "Trace files (one per process or rank)")
+      ->required();
+  cmd->callback([options] { run_report(*options); });
+}
+
+}  // namespace tidepool::cli

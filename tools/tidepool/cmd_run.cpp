@@ -1,0 +1,235 @@
+// `tidepool run [--sim] [-o DIR] [-f] [--framework auto|torch|tf|jax|none] [--no-stacks] -- CMD...`:
+// runs a program with libtidepool.so preloaded (its children inherit it), exits with the
+// program's exit code, and prints a short summary of the traces it left and the command that
+// shows the full report.
+#include <CLI/CLI.hpp>
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "analyzer/report/analyze.h"
+#include "analyzer/report/units.h"
+#include "analyzer/trace/reader.h"
+#include "commands.h"
+#include "errors.h"
+#include "install_paths.h"
+
+namespace tidepool::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct RunOptions {
+  bool sim = false;
+  std::string output_dir = ".";
+  bool force = false;
+  std::string framework = "auto";
+  bool no_stacks = false;
+  std::vector<std::string> command;
+};
+
+bool executable(const fs::path& path) { return access(path.c_str(), X_OK) == 0 && !fs::is_directory(path); }
+
+// The program as execvp would find it; throws when there is none.
+void require_program(const std::string& program) {
+  if (program.find('/') != std::string::npos) {
+    if (!executable(program)) throw std::runtime_error("no such program: " + program);
+    return;
+  }
+  const char* path = std::getenv("PATH");
+  std::string dirs = path != nullptr ? path : "/usr/local/bin:/usr/bin:/bin";
+  for (size_t start = 0; start <= dirs.size();) {
+    const size_t end = std::min(dirs.find(':', start), dirs.size());
+    const std::string dir = dirs.substr(start, end - start);
+    if (executable(fs::path(dir.empty() ? "." : dir) / program)) return;
+    start = end + 1;
+  }
+  throw std::runtime_error("no such program: " + program);
+}
+
+// The framework named on the command line or imported by a Python script given to it.
+std::string guess_framework(const std::vector<std::string>& command) {
+  auto mentions = [](const std::string& text, std::initializer_list<const char*> words) {
+    return std::any_of(words.begin(), words.end(), [&](const char* w) { return text.find(w) != std::string::npos; });
+  };
+  for (const std::string& arg : command) {
+    const std::string name = fs::path(arg).filename().string();
+    if (mentions(name, {"torch"})) return "torch";
+    if (mentions(name, {"tensorflow"})) return "tf";
+    if (name == "jax" || mentions(name, {"jax."})) return "jax";
+    if (arg.size() > 3 && arg.ends_with(".py")) {
+      std::ifstream in(arg);
+      std::string head(64 * 1024, '\0');
+      in.read(head.data(), static_cast<std::streamsize>(head.size()));
+      head.resize(static_cast<size_t>(in.gcount()));
+      if (mentions(head, {"import torch", "from torch"})) return "torch";
+      if (mentions(head, {"import tensorflow", "from tensorflow"})) return "tf";
+      if (mentions(head, {"import jax", "from jax"})) return "jax";
+    }
+  }
+  return "none";
+}
+
+// Sets the documented variables that make a framework hand each tensor to the driver.
+void configure_framework(std::string framework, const std::vector<std::string>& command) {
+  if (framework == "auto") framework = guess_framework(command);
+  static const std::map<std::string, std::pair<const char*, const char*>> kSettings = {
+      {"torch", {"PYTORCH_CUDA_ALLOC_CONF", "backend:cudaMallocAsync"}},
+      {"tf", {"TF_GPU_ALLOCATOR", "cuda_malloc_async"}},
+      {"jax", {"XLA_PYTHON_CLIENT_ALLOCATOR", "platform"}},
+  };
+  const auto it = kSettings.find(framework);
+  if (it == kSettings.end()) return;
+  const auto [name, value] = it->second;
+  if (const char* existing = std::getenv(name)) {
+    std::fprintf(stderr, "tidepool: --framework %s: keeping %s=%s as set\n", framework.c_str(), name, existing);
+    return;
+  }
+  setenv(name, value, 1);
+  std::fprintf(stderr, "tidepool: --framework %s: set %s=%s\n", framework.c_str(), name, value);
+}
+
+void prepend_path_variable(const char* name, const std::string& entry, char separator) {
+  const char* old = std::getenv(name);
+  const std::string value = old != nullptr && *old != '\0' ? entry + separator + old : entry;
+  setenv(name, value.c_str(), 1);
+}
+
+void configure_environment(const RunOptions& options) {
+  const fs::path preload = require_preload_library();
+  if (options.sim) {
+    prepend_path_variable("LD_LIBRARY_PATH", require_simcuda_dir().string(), ':');
+  } else if (void* driver = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL)) {
+    dlclose(driver);
+  } else {
+    throw std::runtime_error("no CUDA driver found (libcuda.so.1); use --sim to run on simcuda");
+  }
+  prepend_path_variable("LD_PRELOAD", preload.string(), ':');
+  setenv("NVTX_INJECTION64_PATH", preload.c_str(), 1);
+  setenv("TIDEPOOL_OUTPUT_DIR", fs::absolute(options.output_dir).c_str(), 1);
+  setenv("TIDEPOOL_FORCE", options.force ? "1" : "0", 1);
+  setenv("TIDEPOOL_STACKS", options.no_stacks ? "0" : "1", 1);
+  configure_framework(options.framework, options.command);
+}
+
+std::map<fs::path, fs::file_time_type> traces_in(const fs::path& dir) {
+  std::map<fs::path, fs::file_time_type> found;
+  std::error_code error;
+  for (const auto& entry : fs::directory_iterator(dir, error)) {
+    if (entry.path().extension() == ".tpt") found[entry.path()] = entry.last_write_time(error);
+  }
+  return found;
+}
+
+// Runs the program; returns its exit status as a shell would (128 + signal when killed).
+int run_program(const std::vector<std::string>& command) {
+  std::vector<char*> argv;
+  for (const std::string& arg : command) argv.push_back(const_cast<char*>(arg.c_str()));
+  argv.push_back(nullptr);
+  int report_pipe[2];
+  if (pipe2(report_pipe, O_CLOEXEC) != 0) throw std::runtime_error(std::string("pipe: ") + std::strerror(errno));
+  const pid_t child = fork();
+  if (child < 0) throw std::runtime_error(std::string("fork: ") + std::strerror(errno));
+  if (child == 0) {
+    close(report_pipe[0]);
+    execvp(argv[0], argv.data());
+    const int error = errno;
+    (void)!write(report_pipe[1], &error, sizeof error);
+    _exit(127);
+  }
+  close(report_pipe[1]);
+  int exec_error = 0;
+  const bool exec_failed = read(report_pipe[0], &exec_error, sizeof exec_error) == sizeof exec_error;
+  close(report_pipe[0]);
+  // Interrupts go to the program; we wait for it and summarize.
+  signal(SIGINT, SIG_IGN);
+  signal(SIGQUIT, SIG_IGN);
+  int status = 0;
+  while (waitpid(child, &status, 0) < 0 && errno == EINTR) {
+  }
+  signal(SIGINT, SIG_DFL);
+  signal(SIGQUIT, SIG_DFL);
+  if (exec_failed) throw std::runtime_error("cannot run " + command.front() + ": " + std::strerror(exec_error));
+  if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
+  return WEXITSTATUS(status);
+}
+
+void summarize(const std::vector<fs::path>& traces) {
+  if (traces.empty()) {
+    std::fprintf(stderr, "tidepool: no trace was written (the program made no CUDA driver call)\n");
+    return;
+  }
+  std::string command = "tidepool report";
+  for (const fs::path& path : traces) {
+    command += " " + path.string();
+    try {
+      const trace::Trace trace = trace::read_trace(path);
+      const report::ProcessReport r = report::analyze(trace, path.string());
+      std::fprintf(stderr, "tidepool: %s (pid %u%s): peak device memory %s, %llu allocations, %llu frees, %llu kernel launches, leaked %s%s\n",
+                   path.filename().c_str(), r.pid, r.rank >= 0 ? (", rank " + std::to_string(r.rank)).c_str() : "",
+                   report::human_bytes(r.peak_requested_bytes).c_str(),
+                   static_cast<unsigned long long>(r.allocations), static_cast<unsigned long long>(r.frees),
+                   static_cast<unsigned long long>(r.kernel_launches), report::human_bytes(r.leaked_bytes).c_str(),
+                   r.truncated ? " (truncated trace)" : "");
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "tidepool: %s\n", e.what());
+    }
+  }
+  std::fprintf(stderr, "tidepool: full report: %s\n", command.c_str());
+}
+
+void run(const RunOptions& options) {
+  if (options.command.empty()) throw UsageError("run: no program given (tidepool run [options] -- PROGRAM [ARGS...])");
+  require_program(options.command.front());
+  std::error_code error;
+  fs::create_directories(options.output_dir, error);
+  if (!fs::is_directory(options.output_dir)) throw std::runtime_error("cannot create the output directory " + options.output_dir);
+  configure_environment(options);
+  const auto before = traces_in(options.output_dir);
+  const int status = run_program(options.command);
+  std::vector<fs::path> written;
+  for (const auto& [path, time] : traces_in(options.output_dir)) {
+    const auto old = before.find(path);
+    if (old == before.end() || old->second != time) written.push_back(path);
+  }
+  summarize(written);
+  set_exit_code(status);
+}
+
+}  // namespace
+
+void add_run(CLI::App& app) {
+  auto options = std::make_shared<RunOptions>();
+  CLI::App* cmd = app.add_subcommand("run", "Run a CUDA program under tidepool and record a trace of its memory");
+  cmd->add_flag("--sim", options->sim, "Run on simcuda, the simulated driver, instead of the real one");
+  cmd->add_option("-o,--output-dir", options->output_dir, "Directory for the traces (one per process)");
+  cmd->add_flag("-f,--force", options->force, "Overwrite existing traces of the same name");
+  cmd->add_option("--framework", options->framework, "Make a framework allocate through the driver")
+      ->check(CLI::IsMember({"auto", "torch", "tf", "jax", "none"}));
+  cmd->add_flag("--no-stacks", options->no_stacks, "Do not record call stacks at allocations");
+  // Everything from the program on (after `--`, or from the first word that is not ours) is the
+  // program's own command line.
+  cmd->prefix_command();
+  cmd->footer("  -- PROGRAM [ARGS...]   the program to run, with its arguments");
+  cmd->callback([options, cmd] {
+    options->command = cmd->remaining();
+    if (!options->command.empty() && options->command.front() == "--") options->command.erase(options->command.begin());
+    run(*options);
+  });
+}
+
+}  // namespace tidepool::cli

@@ -2,6 +2,7 @@
 // live, then walk from window to window, resynchronising after an inserted or a missing event.
 #include <algorithm>
 #include <map>
+#include <tuple>
 #include <utility>
 
 #include "analyzer/iteration/detection.h"
@@ -14,29 +15,30 @@ namespace {
 
 // How far (in events) a boundary may drift from where the period puts it, per iteration.
 constexpr std::size_t max_drift = 32;
-// An iteration that matches nothing exactly still counts if this much of it matches position-wise.
+// An iteration that matches no copy exactly counts if this much of it matches event by event.
 constexpr double min_window_match = 0.5;
+
+// Bytes and allocations live before each position 0..n of the stream.
+using Live = std::pair<std::uint64_t, std::uint64_t>;
+std::vector<Live> live_before(const EventStream& stream) {
+  std::vector<Live> live{{0, 0}};
+  for (const Event& e : stream.events) {
+    Live next = live.back();
+    if (e.kind == EventKind::alloc) next.first += e.bytes, ++next.second;
+    if (e.kind == EventKind::free) next.first -= e.bytes, --next.second;
+    live.push_back(next);
+  }
+  return live;
+}
 
 // The boundary among positions [begin, begin + period): where the fewest bytes (then the fewest
 // allocations) are live, as at the end of a training step; ties go to the position whose event
 // has the smallest symbol, which does not depend on where the search started.
-std::size_t boundary_phase(const EventStream& stream, std::span<const std::uint64_t> symbols, std::size_t begin,
+std::size_t boundary_phase(std::span<const Live> live, std::span<const std::uint64_t> symbols, std::size_t begin,
                            std::size_t period) {
-  std::uint64_t bytes = 0, count = 0;
-  for (std::size_t i = 0; i < begin; ++i) {
-    const Event& e = stream.events[i];
-    if (e.kind == EventKind::alloc) bytes += e.bytes, ++count;
-    if (e.kind == EventKind::free) bytes -= e.bytes, --count;
-  }
-  auto key = std::make_tuple(bytes, count, symbols[begin]);
   std::size_t best = begin;
-  for (std::size_t i = begin; i + 1 < begin + period; ++i) {
-    const Event& e = stream.events[i];
-    if (e.kind == EventKind::alloc) bytes += e.bytes, ++count;
-    if (e.kind == EventKind::free) bytes -= e.bytes, --count;
-    const auto candidate = std::make_tuple(bytes, count, symbols[i + 1]);
-    if (candidate < key) key = candidate, best = i + 1;
-  }
+  for (std::size_t i = begin + 1; i < begin + period; ++i)
+    if (std::tie(live[i], symbols[i]) < std::tie(live[best], symbols[best])) best = i;
   return best;
 }
 
@@ -53,6 +55,62 @@ double position_match(std::span<const std::uint64_t> s, std::size_t a, std::size
   return static_cast<double>(equal) / static_cast<double>(length);
 }
 
+// Steps from boundary to boundary with the reference iteration's length, and past an iteration
+// that differs, to where the next (or previous) copy of the reference starts, within a drift.
+struct Walker {
+  std::span<const std::uint64_t> s;
+  std::span<const Live> live;
+  const WindowHasher& hash;
+  std::size_t p;
+  std::uint64_t reference;
+  std::size_t reference_begin;
+
+  std::size_t drift() const { return std::min(max_drift, p / 2); }
+  bool exact_at(std::size_t begin) const { return begin + p <= s.size() && hash({begin, begin + p}) == reference; }
+  // An iteration that matches no copy of the reference exactly: it still counts when it starts and
+  // ends with as much memory live as the reference does, and mostly matches it event by event.
+  bool resembles(std::size_t begin) const {
+    return live[begin] == live[reference_begin] && live[begin + p] == live[reference_begin + p] &&
+           position_match(s, begin, reference_begin, p) >= min_window_match;
+  }
+
+  // Iterations from `start` on, in order.
+  std::vector<Range> forward(std::size_t c) const {
+    std::vector<Range> out;
+    while (c + p <= s.size()) {
+      std::optional<std::size_t> next;
+      if (exact_at(c)) next = c + p;
+      for (std::size_t delta = 0; delta <= drift() && !next; ++delta)
+        for (std::size_t candidate : {c + p + delta, c + p - delta})
+          if (!next && candidate > c && exact_at(candidate)) next = candidate;
+      if (!next && resembles(c)) next = c + p;
+      if (!next) break;
+      out.push_back({c, *next});
+      c = *next;
+    }
+    return out;
+  }
+
+  // Iterations that end at `end` and before, in order.
+  std::vector<Range> backward(std::size_t c) const {
+    std::vector<Range> out;
+    while (c >= p) {
+      std::optional<std::size_t> previous;
+      if (exact_at(c - p)) previous = c - p;
+      for (std::size_t delta = 0; delta <= drift() && !previous; ++delta)
+        for (std::size_t candidate : {c - p - delta, c - p + delta})
+          if (!previous && candidate < c && candidate >= p && exact_at(candidate - p))
+            previous = candidate;
+      if (!previous && resembles(c - p)) previous = c - p;
+      if (!previous) break;
+      out.push_back({*previous, c});
+      c = *previous;
+    }
+    std::reverse(out.begin(), out.end());
+    return out;
+  }
+};
+
 }  // namespace
 
 std::optional<Detection> detect_by_period(const EventStream& stream) {
@@ -62,44 +120,33 @@ std::optional<Detection> detect_by_period(const EventStream& stream) {
   const std::size_t p = found->period, n = s.size();
   const WindowHasher hash(s);
 
-  std::size_t start = boundary_phase(stream, s, found->region.begin, p);
+  const std::vector<Live> live = live_before(stream);
+  const std::size_t start = boundary_phase(live, s, found->region.begin, p);
   std::vector<std::uint64_t> windows;
   for (std::size_t c = start; c + p <= n; c += p) windows.push_back(hash({c, c + p}));
-  const auto [reference, occurrences] = most_common(windows);
+  const auto [common, occurrences] = most_common(windows);
   if (occurrences < 2) return std::nullopt;  // no iteration repeats exactly
   std::size_t reference_begin = start;
-  for (std::size_t c = start; c + p <= n; c += p)
-    if (hash({c, c + p}) == reference) {
-      reference_begin = c;
-      break;
-    }
+  while (hash({reference_begin, reference_begin + p}) != common) reference_begin += p;
+  // An inserted or lost event shifts every later window: the most common content may then be a
+  // rotation of the iteration. Rotate it back to where its own least memory is live.
+  reference_begin = boundary_phase(live, s, reference_begin, p);
+  if (reference_begin + p > n) reference_begin -= p;
+  const std::uint64_t reference = hash({reference_begin, reference_begin + p});
+
+  const Walker walker{s, live, hash, p, reference, reference_begin};
+  std::vector<Range> iterations = walker.backward(start);
+  const std::vector<Range> forward = walker.forward(start);
+  iterations.insert(iterations.end(), forward.begin(), forward.end());
 
   Detection d;
   d.kind = BoundaryKind::period;
   d.period = p;
-  const std::size_t drift = std::min(max_drift, p / 2);
-  std::size_t c = start;
-  while (c + p <= n) {
-    if (hash({c, c + p}) == reference) {
-      d.reference = d.iterations.size();
-      ++d.exact;
-      d.iterations.push_back({c, c + p});
-      c += p;
-      continue;
-    }
-    std::optional<std::size_t> next;
-    for (std::size_t delta = 0; delta <= drift && !next; ++delta) {
-      for (std::size_t candidate : {c + p + delta, c + p - delta}) {
-        if (candidate > c && candidate + p <= n && hash({candidate, candidate + p}) == reference) {
-          next = candidate;
-          break;
-        }
-      }
-    }
-    if (!next && position_match(s, c, reference_begin, p) >= min_window_match) next = c + p;
-    if (!next) break;
-    d.iterations.push_back({c, *next});
-    c = *next;
+  d.iterations = std::move(iterations);
+  for (std::size_t i = 0; i < d.iterations.size(); ++i) {
+    if (d.iterations[i].size() != p || hash(d.iterations[i]) != reference) continue;
+    ++d.exact;
+    d.reference = i;
   }
   if (d.iterations.size() < 2 || d.exact == 0) return std::nullopt;
   return d;

@@ -3,7 +3,7 @@
 
 #include <algorithm>
 #include <array>
-#include <optional>
+#include <span>
 #include <utility>
 
 #include "analyzer/packing/exact_search.h"
@@ -84,22 +84,28 @@ class Portfolio {
 
   void run_exact() {
     ExactSearch search(problem_, timeline_);
-    const std::vector<std::vector<std::size_t>> preorders = {
-        order_by(problem_, timeline_, OrderKey::length_area),
-        order_by(problem_, timeline_, OrderKey::total_area),
-        order_by(problem_, timeline_, OrderKey::total_length),
-    };
+    // Which preorder leads the search to a packing soonest varies a lot between instances, so
+    // every budget is tried with all of them (at the lower bound) before the budget doubles;
+    // the bisection above the bound uses the first few.
+    std::vector<std::vector<std::size_t>> preorders;
+    for (const OrderKey key : {OrderKey::start, OrderKey::total_area, OrderKey::area, OrderKey::total_length,
+                               OrderKey::length_area, OrderKey::length_size, OrderKey::size}) {
+      preorders.push_back(order_by(problem_, timeline_, key));
+    }
+    constexpr std::size_t kBisectionPreorders = 3;
     Bytes proven_infeasible = lower_bound_ - 1;  // no packing fits at this capacity or below
     std::int64_t budget = static_cast<std::int64_t>(problem_.items.size());
     while (!done() && proven_infeasible + 1 < best_.solution.height) {
       budget *= 2;
       Bytes failed = proven_infeasible;  // highest capacity that failed at this budget
       Bytes capacity = failed + 1;
+      std::span<const std::vector<std::size_t>> tried = preorders;
       while (!done() && failed + 1 < best_.solution.height) {
-        const SearchStatus status = attempt(search, preorders, capacity, budget);
+        const SearchStatus status = attempt(search, tried, capacity, budget);
         if (status == SearchStatus::infeasible) proven_infeasible = std::max(proven_infeasible, capacity);
         if (status != SearchStatus::found) failed = capacity;
         capacity = failed + (best_.solution.height - failed) / 2;
+        tried = tried.first(std::min(tried.size(), kBisectionPreorders));
       }
     }
   }

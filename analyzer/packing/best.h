@@ -1,8 +1,9 @@
 // `best`: our anytime portfolio. In turn, until the lower bound is reached or the deadline passes:
 //  1. greedy placements (gaps best/first fit and lowest first) over several orders;
-//  2. for instances small enough, the exact search (exact_search.h) at rising node budgets: at
-//     each budget it tries the lower bound, then bisects between the highest capacity that failed
-//     and the best height found; a capacity the search proves infeasible is never tried again;
+//  2. for instances small enough, the exact search (exact_search.h) at doubling node budgets: at
+//     each budget it tries the lower bound with each of several preorders, then bisects between
+//     the highest capacity that failed and the best height found (with the first few preorders);
+//     a capacity the search proves infeasible is never tried again;
 //  3. otherwise, local search over the order of the best greedy packing (local_search.h).
 // The first greedy packing is always completed, even past the deadline.
 #pragma once

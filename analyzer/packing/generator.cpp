@@ -42,19 +42,13 @@ PerfectInstance generate_perfect(std::size_t items, std::uint64_t seed, Bytes he
   while (pieces.size() + done.size() < items && !pieces.empty()) {
     Piece piece = pieces.top();
     pieces.pop();
-    const bool across_address = cuts < address_cuts_first || random() % 2 == 0;
+    bool across_address = cuts < address_cuts_first || random() % 2 == 0;
+    if ((across_address ? piece.top - piece.bottom : piece.end - piece.begin) < 4) across_address = !across_address;
     const Bytes low = across_address ? piece.bottom : piece.begin;
     const Bytes high = across_address ? piece.top : piece.end;
-    if (high - low < 4) {
-      // Too thin this way: try the other way, or keep it whole.
-      const Bytes other_low = across_address ? piece.begin : piece.bottom;
-      const Bytes other_high = across_address ? piece.end : piece.top;
-      if (other_high - other_low < 4) {
-        done.push_back(piece);
-        continue;
-      }
-      pieces.push(piece);
-      continue;  // the next draw may cut it the other way
+    if (high - low < 4) {  // too small to cut either way: keep it whole
+      done.push_back(piece);
+      continue;
     }
     const Bytes quarter = (high - low) / 4;
     const Bytes cut = low + quarter + static_cast<Bytes>(random() % static_cast<std::uint64_t>(high - low - 2 * quarter));

@@ -116,6 +116,7 @@ ProcessReport analyze(const trace::Trace& trace, const std::string& trace_path) 
   report.allocations = replay.allocations();
   report.frees = replay.frees();
   report.kinds = replay.kind_totals();
+  report.devices = replay.device_totals();
   report.leaks = replay.live_device_allocations();
   for (const AllocationInfo& a : report.leaks) report.leaked_bytes += a.size;
   report.leaked_allocations = report.leaks.size();

@@ -40,6 +40,12 @@ Json process(const ProcessReport& p) {
                      {"peak_live_bytes", k.peak_live_bytes},
                      {"live_bytes_at_exit", k.live_bytes_at_exit}});
   }
+  Json devices = Json::array();
+  for (const DeviceTotals& d : p.devices) {
+    devices.push_back({{"device", d.device},
+                       {"peak_requested_bytes", d.peak_requested_bytes},
+                       {"leaked_bytes", d.leaked_bytes}});
+  }
   Json kernels = Json::array();
   for (size_t i = 0; i < std::min(p.kernels.size(), kMaxJsonListEntries); ++i) {
     const KernelTotals& k = p.kernels[i];
@@ -98,6 +104,7 @@ Json process(const ProcessReport& p) {
           {"sets", p.sets},
           {"leaked_bytes", p.leaked_bytes},
           {"leaked_allocations", p.leaked_allocations},
+          {"devices", devices},
           {"memory_by_kind", kinds},
           {"live_at_peak_count", p.live_at_peak.size()},
           {"live_at_peak", allocations(p, p.live_at_peak)},

@@ -26,6 +26,7 @@ void MemoryReplay::on(const trace::Alloc& a, uint64_t time_ns) {
   Live live;
   live.info = {a.alloc_id, a.kind, a.address, a.size, time_ns, a.stack_id};
   live.context = a.context;
+  live.device = a.device;
   if (!live_.emplace(a.alloc_id, live).second) return;  // a repeated id: the first one stands
   KindTotals& kind = kinds_[a.kind];
   kind.kind = a.kind;
@@ -36,6 +37,10 @@ void MemoryReplay::on(const trace::Alloc& a, uint64_t time_ns) {
   kind.peak_live_bytes = std::max(kind.peak_live_bytes, kind_live);
   if (!trace::is_device_memory(a.kind)) return;
   ++allocations_;
+  DeviceTotals& device = devices_[a.device];
+  device.device = a.device;
+  device.leaked_bytes += a.size;
+  device.peak_requested_bytes = std::max(device.peak_requested_bytes, device.leaked_bytes);
   live_device_bytes_ += a.size;
   if (live_device_bytes_ > peak_device_bytes_) {
     peak_device_bytes_ = live_device_bytes_;
@@ -88,11 +93,13 @@ void MemoryReplay::on(const trace::ContextDestroy& c) {
 void MemoryReplay::end(uint64_t alloc_id, bool counted) {
   const auto it = live_.find(alloc_id);
   const AllocationInfo info = it->second.info;
+  const int32_t device = it->second.device;
   live_.erase(it);
   kind_live_bytes_[info.kind] -= info.size;
   if (counted) ++kinds_[info.kind].frees;
   if (!trace::is_device_memory(info.kind)) return;
   live_device_bytes_ -= info.size;
+  devices_[device].leaked_bytes -= info.size;
   if (counted) ++frees_;
 }
 
@@ -115,6 +122,12 @@ std::vector<KindTotals> MemoryReplay::kind_totals() const {
     t.live_bytes_at_exit = live == kind_live_bytes_.end() ? 0 : live->second;
     out.push_back(t);
   }
+  return out;
+}
+
+std::vector<DeviceTotals> MemoryReplay::device_totals() const {
+  std::vector<DeviceTotals> out;
+  for (const auto& [device, totals] : devices_) out.push_back(totals);
   return out;
 }
 

@@ -32,11 +32,14 @@ class MemoryReplay {
   std::vector<AllocationInfo> live_device_allocations() const;
   // Per kind, in enum order, for the kinds seen.
   std::vector<KindTotals> kind_totals() const;
+  // Per device, in ordinal order, for the devices with device allocations.
+  std::vector<DeviceTotals> device_totals() const;
 
  private:
   struct Live {
     AllocationInfo info;
     uint64_t context = 0;
+    int32_t device = 0;
     bool released = false;  // vmm_physical: cuMemRelease seen
     uint32_t mappings = 0;  // vmm_physical: mappings not yet unmapped
   };
@@ -57,6 +60,7 @@ class MemoryReplay {
   std::map<uint64_t, Mapping> mappings_;  // by address
   std::map<trace::AllocKind, KindTotals> kinds_;
   std::map<trace::AllocKind, uint64_t> kind_live_bytes_;
+  std::map<int32_t, DeviceTotals> devices_;  // leaked_bytes holds the live bytes until the end
   uint64_t live_device_bytes_ = 0;
   uint64_t peak_device_bytes_ = 0;
   std::optional<size_t> peak_event_index_;

@@ -32,6 +32,13 @@ struct KindTotals {
   uint64_t live_bytes_at_exit = 0;
 };
 
+// Device memory per device (GPU ordinal), counted by the same rules as the process's total.
+struct DeviceTotals {
+  int32_t device = 0;
+  uint64_t peak_requested_bytes = 0;
+  uint64_t leaked_bytes = 0;
+};
+
 // The kernels that touch the most memory: bytes touched is, per launch, the requested size of
 // every distinct allocation its parameters point into, summed over launches.
 struct KernelTotals {
@@ -104,6 +111,7 @@ struct ProcessReport {
   std::vector<AllocationInfo> live_at_peak;  // device allocations live at the peak, largest first
   std::vector<AllocationInfo> leaks;         // device allocations live at the end, largest first
   std::vector<KindTotals> kinds;             // the kinds that occur, in enum order
+  std::vector<DeviceTotals> devices;         // the devices allocated on, in ordinal order
   std::vector<KernelTotals> kernels;         // by bytes touched, most first
   std::vector<SizeBucket> size_histogram;    // non-empty buckets, smallest first
   std::vector<Site> sites;                   // by bytes allocated, most first

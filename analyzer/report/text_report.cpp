@@ -110,6 +110,13 @@ void process(Out& out, const ProcessReport& p) {
            u(p.sets));
   out.line("leaked: %s (%llu bytes) in %llu allocations", c(human_bytes(p.leaked_bytes)),
            u(p.leaked_bytes), u(p.leaked_allocations));
+  if (p.devices.size() > 1) {
+    for (const DeviceTotals& d : p.devices) {
+      out.line("  device %d: peak %s (%llu bytes), leaked %s", d.device,
+               c(human_bytes(d.peak_requested_bytes)), u(d.peak_requested_bytes),
+               c(human_bytes(d.leaked_bytes)));
+    }
+  }
   out.blank();
 
   if (!p.kinds.empty()) {

@@ -7,6 +7,9 @@
 namespace tidepool::swap {
 namespace {
 
+// Consecutive rejected candidates after which the peak is taken as final.
+constexpr std::size_t kMaxMisses = 48;
+
 struct Pick {
   std::size_t gap;
   SwapOp op;
@@ -15,18 +18,20 @@ struct Pick {
 
 class BestPlanner {
  public:
-  BestPlanner(const Model& model, const Link& link, const Simulation& baseline, double max_slowdown_pct)
+  BestPlanner(const Model& model, const Link& link, const Simulation& baseline)
       : model_(model), link_(link), n_(static_cast<std::uint32_t>(model.ops.size())),
-        gaps_(swappable_gaps(model, kBestSmallestBlock)),
-        allowed_(baseline.iteration_seconds * (1 + max_slowdown_pct / 100) + 1e-12),
-        used_(gaps_.size(), false), tabu_(gaps_.size(), false) {
+        gaps_(swappable_gaps(model, kBestSmallestBlock)), baseline_seconds_(baseline.iteration_seconds),
+        used_(gaps_.size(), false), tabu_(gaps_.size(), false),
+        max_batch_(std::max<std::size_t>(32, gaps_.size() / 64)) {
     for (const Gap& g : gaps_) always_clean_.push_back(always_clean(model.buffers[g.buffer]));
   }
 
-  std::vector<SwapOp> run(Simulation sim, std::optional<Bytes> stop_at) {
-    std::vector<SwapOp> plan;
-    std::size_t batch = 1;
-    while (!stop_at || sim.peak_bytes > *stop_at) {
+  // Adds swaps to `plan` (simulated as `sim`) while the peak drops within max_slowdown_pct.
+  void run(std::vector<SwapOp>& plan, Simulation& sim, double max_slowdown_pct, std::optional<Bytes> stop_at) {
+    allowed_ = baseline_seconds_ * (1 + max_slowdown_pct / 100) + 1e-12;
+    std::fill(tabu_.begin(), tabu_.end(), false);
+    std::size_t batch = 1, misses = 0;
+    while ((!stop_at || sim.peak_bytes > *stop_at) && misses < kMaxMisses) {
       std::vector<Pick> picks = candidates(sim, plan);
       if (picks.empty()) break;
       std::sort(picks.begin(), picks.end(), [](const Pick& a, const Pick& b) { return a.score > b.score; });
@@ -41,14 +46,15 @@ class BestPlanner {
         for (const Pick& p : picks) used_[p.gap] = true;
         plan = std::move(trial);
         sim = std::move(next);
-        batch = std::min<std::size_t>(batch * 2, 32);
+        batch = std::min(batch * 2, max_batch_);
+        misses = 0;
       } else if (batch > 1) {
         batch = 1;
       } else {
         tabu_[picks.front().gap] = true;
+        ++misses;
       }
     }
-    return plan;
   }
 
  private:
@@ -57,36 +63,74 @@ class BestPlanner {
                                         [](const Access& a) { return a.write || a.by_kernel; });
   }
 
-  // Per op, the latest end of the copies queued before a copy issued there (FIFO engines).
-  void backlogs(const Simulation& sim, const std::vector<SwapOp>& plan) {
-    out_backlog_.assign(n_, 0);
-    in_backlog_.assign(n_, 0);
+  // An engine's queue as the candidates see it, in the reported iteration's time frame (a swap-in
+  // that wraps belongs to the previous swap-out, one period earlier): the copies in issue order,
+  // each with how long it may be delayed (a swap-in until its access, a swap-out until its
+  // swap-in is issued), and per op the latest end of the copies issued up to there.
+  struct Queue {
+    struct Copy {
+      std::uint32_t at;
+      double start, end, slack;
+    };
+    std::vector<Copy> copies;
+    std::vector<double> backlog;
+
+    void reset(std::uint32_t n) {
+      copies.clear();
+      backlog.assign(n, -1e30);
+    }
+    void add(std::uint32_t at, double start, double end, double slack) {
+      copies.push_back({at, start, end, slack});
+      backlog[at] = std::max(backlog[at], end);
+    }
+    void finish() {
+      std::stable_sort(copies.begin(), copies.end(), [](const Copy& a, const Copy& b) { return a.at < b.at; });
+      for (std::size_t i = 1; i < backlog.size(); ++i) backlog[i] = std::max(backlog[i], backlog[i - 1]);
+    }
+    // Whether a copy issued at `at` that ends at `end` delays the copies queued behind it no
+    // more than each one's slack (plus allowance): the delay runs down the busy chain.
+    bool fits(std::uint32_t at, double end, double allowance) const {
+      auto it = std::upper_bound(copies.begin(), copies.end(), at,
+                                 [](std::uint32_t a, const Copy& c) { return a < c.at; });
+      for (double delay = it != copies.end() ? end - it->start : 0; delay > 0 && it != copies.end();) {
+        if (delay > it->slack + allowance) return false;
+        const double pushed_end = it->end + delay;
+        if (++it != copies.end()) delay = pushed_end - it->start;
+      }
+      return true;
+    }
+  };
+
+  void queues(const Simulation& sim, const std::vector<SwapOp>& plan, double tau) {
+    out_.reset(n_);
+    in_.reset(n_);
     const double period = sim.iteration_seconds;
     for (std::size_t s = 0; s < plan.size(); ++s) {
+      const SwapOp& op = plan[s];
       const SwapTiming& x = sim.swaps[s];
-      if (plan[s].copy_out) out_backlog_[plan[s].out_after] = std::max(out_backlog_[plan[s].out_after], x.out_end);
-      const bool wraps = plan[s].in_at <= plan[s].out_after;
-      const double in_end = wraps ? x.in_end - period : x.in_end;
-      if (std::isfinite(in_end)) in_backlog_[plan[s].in_at] = std::max(in_backlog_[plan[s].in_at], in_end);
+      const double shift = op.in_at <= op.out_after ? period : 0;  // the swap-in wraps
+      const double needed = sim.op_start[op.needed_by] + (op.needed_by < op.in_at ? period : 0);
+      if (op.copy_out) {
+        // A swap-out may slip until its swap-in is issued, and no further than the peak it covers
+        // (this iteration's, or the next one's when it wraps).
+        double slack = x.in_issue - x.release;
+        for (double frame : {0.0, period})
+          if (x.release - frame <= tau && x.in_issue - frame > tau) slack = std::min(slack, tau - (x.release - frame));
+        out_.add(op.out_after, x.out_start, x.out_end, slack);
+      }
+      if (std::isfinite(x.in_end)) in_.add(op.in_at, x.in_start - shift, x.in_end - shift, needed - (x.in_end - shift));
     }
-    for (std::uint32_t i = 1; i < n_; ++i) {
-      out_backlog_[i] = std::max(out_backlog_[i], out_backlog_[i - 1]);
-      in_backlog_[i] = std::max(in_backlog_[i], in_backlog_[i - 1]);
-    }
+    out_.finish();
+    in_.finish();
   }
 
   std::vector<Pick> candidates(const Simulation& sim, const std::vector<SwapOp>& plan) {
-    backlogs(sim, plan);
     const double period = sim.iteration_seconds, slack = std::max(0.0, allowed_ - sim.iteration_seconds);
     const double tau = sim.peak_time;
+    queues(sim, plan, tau);
     std::uint32_t p = 0;  // the op that starts at the peak (or the first one running after it)
     for (std::uint32_t i = 0; i < n_; ++i)
       if (sim.op_start[i] >= tau - 1e-12 && (sim.op_start[p] < tau - 1e-12 || sim.op_start[i] < sim.op_start[p])) p = i;
-    // Unrolled time of op x seen from p: wrapping positions belong to the previous/next iteration.
-    auto end_before = [&](std::uint32_t x) { return sim.op_end[x] - (x > p ? period : 0); };
-    auto start_after = [&](std::uint32_t x) { return sim.op_start[x] + (x < p ? period : 0); };
-    auto backlog_before = [&](const std::vector<double>& b, std::uint32_t x) { return b[x] - (x > p ? period : 0); };
-    auto backlog_after = [&](const std::vector<double>& b, std::uint32_t x) { return b[x] + (x < p ? period : 0); };
     std::vector<Pick> picks;
     for (std::size_t g = 0; g < gaps_.size(); ++g) {
       if (used_[g] || tabu_[g]) continue;
@@ -95,27 +139,34 @@ class BestPlanner {
       if (cyclic_steps(gap.after, p, n_) >= length) continue;  // p not strictly inside
       const Bytes size = model_.buffers[gap.buffer].size;
       const double copy = link_.copy_seconds(size);
-      double released = end_before(gap.after) + link_.unmap_seconds;
-      if (!always_clean_[g]) released = std::max(released - link_.unmap_seconds, backlog_before(out_backlog_, gap.after)) + copy + link_.unmap_seconds;
+      // Swap-out, in the frame of its own op; seen from p, ops after p ran one period earlier.
+      double out_end = sim.op_end[gap.after];
+      if (!always_clean_[g]) {
+        out_end = std::max(out_end, out_.backlog[gap.after]) + copy;
+        if (!out_.fits(gap.after, out_end, slack)) continue;
+      }
+      const double released = out_end + link_.unmap_seconds - (gap.after > p ? period : 0);
       SwapOp op{gap.buffer, gap.after, gap.before, gap.before, true, std::nullopt};
       if (released > tau) {
         if (released > tau + slack) continue;
         op.release_before = p;
       }
-      // The latest issue op after p whose copy back ends by the next access (plus any slack).
-      const double deadline = start_after(gap.before) + slack;
-      std::uint32_t j = gap.before;
+      // Swap-in: the latest issue op after p whose copy ends by the next access (plus slack).
       bool found = false;
-      for (int tries = 0; tries < 256 && j != p; ++tries) {
-        const double issue = start_after(j);
-        const double done = std::max(issue + link_.map_seconds, backlog_after(in_backlog_, j)) + copy;
-        if (done <= deadline && issue >= tau) { found = true; break; }
-        if (issue < tau) break;
-        j = (j + n_ - 1) % n_;
+      double spare = 0;
+      for (std::uint32_t j = gap.before, tries = 0; tries < 256 && j != p; ++tries, j = (j + n_ - 1) % n_) {
+        const double issue = sim.op_start[j];
+        if (issue + (j < p ? period : 0) < tau) break;
+        const double deadline = sim.op_start[gap.before] + (gap.before < j ? period : 0) + slack;
+        const double end = std::max(issue + link_.map_seconds, in_.backlog[j]) + copy;
+        if (end <= deadline && in_.fits(j, end, slack)) {
+          op.in_at = j;
+          spare = std::min(tau - released + slack, deadline - end);
+          found = true;
+          break;
+        }
       }
       if (!found) continue;
-      op.in_at = j;
-      const double spare = std::min(tau - released + slack, deadline - start_after(j));
       picks.push_back({g, op, static_cast<double>(size) * (1 + std::max(0.0, spare) / period)});
     }
     return picks;
@@ -125,16 +176,26 @@ class BestPlanner {
   const Link& link_;
   std::uint32_t n_;
   std::vector<Gap> gaps_;
-  double allowed_;
+  double baseline_seconds_, allowed_ = 0;
   std::vector<bool> used_, tabu_, always_clean_;
-  std::vector<double> out_backlog_, in_backlog_;
+  std::size_t max_batch_;
+  Queue out_, in_;
 };
 
 }  // namespace
 
 std::vector<SwapOp> best_plan(const Model& model, const Link& link, const Simulation& baseline,
                               double max_slowdown_pct, std::optional<Bytes> stop_at) {
-  return BestPlanner(model, link, baseline, max_slowdown_pct).run(baseline, stop_at);
+  // First without any slowdown, then spending the allowed time on top of that plan.
+  BestPlanner planner(model, link, baseline);
+  std::vector<SwapOp> plan;
+  Simulation sim = baseline;
+  planner.run(plan, sim, 0, stop_at);
+  if (max_slowdown_pct <= 0) return plan;
+  std::vector<SwapOp> slower = plan;
+  Simulation slower_sim = sim;
+  planner.run(slower, slower_sim, max_slowdown_pct, stop_at);
+  return slower_sim.peak_bytes < sim.peak_bytes ? slower : plan;  // time spent only if it pays
 }
 
 }  // namespace tidepool::swap

@@ -35,6 +35,8 @@ void validate(const Model& model) {
     const Op& op = model.ops[i];
     if (!std::isfinite(op.seconds) || op.seconds < 0)
       fail("op " + std::to_string(i) + ": duration must be a finite number >= 0");
+    if (op.stream >= model.ops.size())
+      fail("op " + std::to_string(i) + ": stream index out of range (streams are numbered from 0)");
     for (std::uint32_t dep : op.after)
       if (dep >= i) fail("op " + std::to_string(i) + ": depends on a later op");
   }

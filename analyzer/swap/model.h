@@ -21,7 +21,7 @@ enum class OpKind : std::uint8_t { kernel, copy, set };
 
 struct Op {
   OpKind kind = OpKind::kernel;
-  std::uint32_t stream = 0;
+  std::uint32_t stream = 0;          // streams are numbered densely from 0
   double seconds = 0;                // device duration
   std::vector<std::uint32_t> after;  // earlier ops (other streams) this one waits for
   std::string name;                  // for reports: the kernel or the copy kind

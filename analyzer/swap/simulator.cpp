@@ -5,7 +5,6 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
-#include <unordered_map>
 #include <utility>
 
 namespace tidepool::swap {
@@ -25,20 +24,25 @@ struct MemoryEvent {
   std::int64_t delta;
 };
 
-// Peak of a step function given by events, over [from, to]; also when it is first reached.
+// Peak of a step function given by events, over [from, to]; also when it is first reached. Only
+// the events inside the window are sorted: those before it just set the starting level.
 std::pair<Bytes, double> peak_within(std::vector<MemoryEvent>& events, std::int64_t base,
                                      double from, double to) {
+  std::int64_t level = base;
+  std::size_t kept = 0;
+  for (const MemoryEvent& e : events) {
+    if (e.time < from) level += e.delta;
+    else if (e.time <= to) events[kept++] = e;
+  }
+  events.resize(kept);
   std::sort(events.begin(), events.end(), [](const MemoryEvent& a, const MemoryEvent& b) {
     return a.time < b.time || (a.time == b.time && a.delta < b.delta);
   });
-  std::int64_t level = base;
-  std::size_t e = 0;
-  for (; e < events.size() && events[e].time < from; ++e) level += events[e].delta;
   std::int64_t peak = level;
   double when = from;
-  for (; e < events.size() && events[e].time <= to; ++e) {
-    level += events[e].delta;
-    if (level > peak) peak = level, when = events[e].time;
+  for (const MemoryEvent& e : events) {
+    level += e.delta;
+    if (level > peak) peak = level, when = e.time;
   }
   return {static_cast<Bytes>(std::max<std::int64_t>(peak, 0)), when - from};
 }
@@ -57,6 +61,9 @@ class Simulator {
       swapped_[plan[s].buffer] = true;
     }
     instances_.resize(plan.size() * kPasses);
+    std::uint32_t streams = 1;
+    for (const Op& op : model.ops) streams = std::max(streams, op.stream + 1);
+    stream_free_.assign(streams, 0);
     start_.resize(std::size_t{n_} * kPasses);
     end_.resize(std::size_t{n_} * kPasses);
   }
@@ -106,6 +113,10 @@ class Simulator {
     const auto i = static_cast<std::uint32_t>(g % n_);
     const std::uint64_t pass_base = g - i;
     const Op& op = model_.ops[i];
+    if (i == 0 && g > 0) {  // iterations are separated by a host synchronization
+      const double all = *std::max_element(stream_free_.begin(), stream_free_.end());
+      std::fill(stream_free_.begin(), stream_free_.end(), all);
+    }
     double base = stream_free_[op.stream];
     for (std::uint32_t dep : op.after) base = std::max(base, end_[pass_base + dep]);
     for (std::uint32_t s : ins_[i]) {
@@ -156,6 +167,7 @@ class Simulator {
 
   std::pair<Bytes, double> device_peak(double from, double to) {
     std::vector<MemoryEvent> events;
+    events.reserve(model_.buffers.size() * 2 * kPasses + plan_.size() * 2 * kPasses);
     std::int64_t base = 0;
     for (std::uint32_t b = 0; b < model_.buffers.size(); ++b) {
       const Buffer& buffer = model_.buffers[b];
@@ -212,7 +224,7 @@ class Simulator {
   std::vector<bool> swapped_;
   std::vector<Instance> instances_;
   std::vector<double> start_, end_;
-  std::unordered_map<std::uint32_t, double> stream_free_;
+  std::vector<double> stream_free_;
   double d2h_free_ = 0, h2d_free_ = 0, stall_ = 0;
 };
 

@@ -3,8 +3,11 @@
 // host-to-device engine (each a FIFO in issue order, with the link's bandwidth and latency), and
 // tracks device memory over time (buffers in flight count), pinned host memory, and stalls.
 //
-// It simulates three iterations back to back and reports the middle one, so that swaps that wrap
-// around the iteration boundary (persistent buffers) are seen in their steady state.
+// Each iteration starts once the previous one has finished on every stream (frameworks
+// synchronize with the host once per iteration, e.g. to read the loss); the copy engines carry on
+// across the boundary. It simulates three iterations back to back and reports the middle one,
+// so that swaps that wrap around the iteration boundary (persistent buffers) are seen in their
+// steady state.
 #pragma once
 
 #include <span>

@@ -15,11 +15,12 @@ struct NetworkOptions {
   std::string model;
   std::uint64_t batch = 0;  // 0: the model's default
   std::uint64_t seq = 0;    // 0: the model's default (transformers over text only)
+  std::uint64_t layers = 0;  // 0: the model's depth; transformers can be made deeper or shallower
   Roofline roofline;
 };
 
-// std::invalid_argument for an unknown model, a batch of 0 after defaults, or a sequence longer
-// than the model's positions.
+// std::invalid_argument for an unknown model, a sequence longer than the model's positions, or
+// a depth given for resnet50.
 Program build_network(const NetworkOptions& options);
 const std::vector<std::string>& network_names();
 

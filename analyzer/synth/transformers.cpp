@@ -31,7 +31,7 @@ Program bert_large(const NetworkOptions& o) {
   TensorId x = t.forward({.name = "embeddings", .reads = {ids, types}, .params = {words, positions, type_table},
                           .output_bytes = blocks.bytes(n, width)});
   x = blocks.layer_norm("embeddings.ln", x, n, width);
-  for (int layer = 0; layer < 24; ++layer)
+  for (std::uint64_t layer = 0; layer < o.layers; ++layer)
     x = blocks.block("layer" + std::to_string(layer), x, width, 16, 4096, false);
   x = blocks.linear("mlm.transform", x, n, width, width);
   x = blocks.gelu("mlm.gelu", x, n, width);
@@ -53,7 +53,7 @@ Program gpt2_xl(const NetworkOptions& o) {
   const TensorId tokens = embed(t, blocks, "wte.lookup", ids, wte, n, width);
   const TensorId where = embed(t, blocks, "wpe.lookup", ids, wpe, n, width);
   TensorId x = blocks.add("embeddings.add", tokens, where, n, width);
-  for (int layer = 0; layer < 48; ++layer)
+  for (std::uint64_t layer = 0; layer < o.layers; ++layer)
     x = blocks.block(std::string("h.").append(std::to_string(layer)), x, width, 25, 4 * width, true);
   x = blocks.layer_norm("ln_f", x, n, width);
   const TensorId logits = blocks.linear("lm_head", x, n, width, vocab, false, wte);
@@ -77,7 +77,7 @@ Program vit_large(const NetworkOptions& o) {
   const TensorId pos = t.parameter("pos_embed", tokens * width);
   TensorId x = t.forward({.name = "cls_pos", .inputs = {embedded}, .params = {cls, pos},
                           .output_bytes = blocks.bytes(n, width), .save_inputs = false});
-  for (int layer = 0; layer < 24; ++layer)
+  for (std::uint64_t layer = 0; layer < o.layers; ++layer)
     x = blocks.block("blocks" + std::to_string(layer), x, width, 16, 4096, true);
   x = blocks.layer_norm("norm", x, n, width);
   const TensorId cls_out = t.forward({.name = "take_cls", .inputs = {x},

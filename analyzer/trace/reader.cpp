@@ -1,10 +1,13 @@
 // The trace reader: preamble, then chunks (CRC-checked), then records, into a Trace.
 #include "analyzer/trace/reader.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
-#include <fstream>
 #include <string>
 #include <utility>
 
@@ -135,14 +138,30 @@ Trace parse_trace(std::span<const uint8_t> bytes) {
 }
 
 Trace read_trace(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary | std::ios::ate);
-  if (!in) throw TraceError(path.string() + ": cannot open: " + std::strerror(errno));
-  const std::streamoff size = in.tellg();
-  if (size < 0) throw TraceError(path.string() + ": cannot read (not a regular file?)");
-  std::vector<uint8_t> bytes(static_cast<size_t>(size));
-  in.seekg(0);
-  in.read(reinterpret_cast<char*>(bytes.data()), size);
-  if (!in) throw TraceError(path.string() + ": read error");
+  const auto fail = [&](const std::string& what) {
+    throw TraceError(path.string() + ": " + what + ": " + std::strerror(errno));
+  };
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) fail("cannot open");
+  std::vector<uint8_t> bytes;
+  struct stat info {};
+  const bool regular = ::fstat(fd, &info) == 0 && S_ISREG(info.st_mode);
+  if (regular) bytes.reserve(static_cast<size_t>(info.st_size));
+  // Read to the end (a file that grows meanwhile, or a pipe, reads as far as it goes).
+  uint8_t buffer[1 << 16];
+  for (;;) {
+    const ssize_t n = ::read(fd, buffer, sizeof buffer);
+    if (n == 0) break;
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      const int error = errno;
+      ::close(fd);
+      errno = error;
+      fail("cannot read");
+    }
+    bytes.insert(bytes.end(), buffer, buffer + n);
+  }
+  ::close(fd);
   try {
     return parse_trace(bytes);
   } catch (const TraceError& e) {

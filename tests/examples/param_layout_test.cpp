@@ -5,9 +5,10 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
-#include <regex>
 #include <sstream>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "tests/examples/run_example.h"
@@ -20,32 +21,61 @@ struct KernelParams {
   std::vector<std::string> layout;  // "index offset size" per parameter
 };
 
-size_t type_bytes(const std::string& type) {
-  const std::string bits = type.substr(2);  // ".u64" -> "64"
-  return std::stoul(bits) / 8;
+// ".u64" -> 8, ".b8" -> 1; 0 for any other token.
+size_t type_bytes(std::string_view token) {
+  if (token.size() < 3 || token[0] != '.' ||
+      std::string_view("usbf").find(token[1]) == token.npos) {
+    return 0;
+  }
+  size_t bits = 0;
+  for (char c : token.substr(2)) {
+    if (c < '0' || c > '9') return 0;
+    bits = bits * 10 + (c - '0');
+  }
+  return bits / 8;
+}
+
+// One .param declaration: ".param [.align A] .TYPE [.ptr [.space] .align P] NAME[[COUNT]]".
+// Returns {size, alignment}.
+std::pair<size_t, size_t> param_size_and_align(const std::string& declaration) {
+  std::istringstream tokens(declaration);
+  std::vector<std::string> words;
+  for (std::string word; tokens >> word;) words.push_back(word);
+  size_t align = 0, element = 0, count = 1;
+  for (size_t i = 0; i < words.size(); ++i) {
+    if (element == 0 && words[i] == ".align" && i + 1 < words.size()) {
+      align = std::stoul(words[++i]);
+    } else if (element == 0 && type_bytes(words[i]) != 0) {
+      element = type_bytes(words[i]);
+    }
+  }
+  const std::string& name = words.back();
+  if (const size_t bracket = name.find('['); bracket != std::string::npos) {
+    count = std::stoul(name.substr(bracket + 1));
+  }
+  return {element * count, align != 0 ? align : element};
 }
 
 // The kernels of a PTX file with their parameters laid out as the CUDA ABI does: each at its
 // alignment (.align N when given, its size otherwise).
 std::vector<KernelParams> kernels_in_ptx(const std::string& ptx) {
-  static const std::regex kEntry(R"(\.entry\s+(\w+)\s*\(([^)]*)\))");
-  static const std::regex kParam(
-      R"(\.param\s+(?:\.align\s+(\d+)\s+)?(\.[a-z]\d+)\s+(?:\.ptr\s+(?:\.\w+\s+)*)?\w+(?:\[(\d+)\])?)");
   std::vector<KernelParams> kernels;
-  for (std::sregex_iterator e(ptx.begin(), ptx.end(), kEntry), end; e != end; ++e) {
-    KernelParams kernel{(*e)[1].str(), {}};
-    const std::string params = (*e)[2].str();
+  for (size_t at = ptx.find(".entry "); at != std::string::npos; at = ptx.find(".entry ", at)) {
+    const size_t open = ptx.find('(', at), close = ptx.find(')', open);
+    KernelParams kernel;
+    std::istringstream(ptx.substr(at + 7, open - at - 7)) >> kernel.name;
+    std::istringstream params(ptx.substr(open + 1, close - open - 1));
     size_t offset = 0, index = 0;
-    for (std::sregex_iterator p(params.begin(), params.end(), kParam); p != end; ++p, ++index) {
-      const size_t element = type_bytes((*p)[2].str());
-      const size_t size = (*p)[3].matched ? element * std::stoul((*p)[3].str()) : element;
-      const size_t align = (*p)[1].matched ? std::stoul((*p)[1].str()) : element;
+    for (std::string declaration; std::getline(params, declaration, ',');) {
+      if (declaration.find(".param") == std::string::npos) continue;
+      const auto [size, align] = param_size_and_align(declaration);
       offset = (offset + align - 1) / align * align;
-      kernel.layout.push_back(std::to_string(index) + " " + std::to_string(offset) + " " +
+      kernel.layout.push_back(std::to_string(index++) + " " + std::to_string(offset) + " " +
                               std::to_string(size));
       offset += size;
     }
     kernels.push_back(kernel);
+    at = close;
   }
   return kernels;
 }

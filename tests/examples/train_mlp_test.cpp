@@ -90,6 +90,21 @@ TEST(TrainMlpTest, MediumConfigurationMatchesTheReferenceAndItsMemoryModel) {
   EXPECT_EQ(books.at("requested_bytes_at_exit"), 0);
 }
 
+// Shapes where each of the candidate peaks of expected_peak() is the largest.
+TEST(TrainMlpTest, PeakAndCountsFollowFromTheFlagsForOtherShapes) {
+  for (const MlpSetup& setup :
+       {MlpSetup{8, 8, 1, 2, 8, 1}, MlpSetup{1, 1, 2, 2, 1, 1}, MlpSetup{3, 5, 3, 2, 2, 1},
+        MlpSetup{17, 33, 2, 3, 17, 1}, MlpSetup{4, 64, 6, 1, 4, 1}}) {
+    const ExampleRun run = run_ok(setup);
+    ASSERT_TRUE(run.stats.is_object()) << "no SIMCUDA_STATS file";
+    const uint64_t d = setup.depth, steps = setup.steps;
+    EXPECT_EQ(run.stats.at("peak_requested_bytes"), expected_peak(setup)) << run.err;
+    EXPECT_EQ(run.stats.at("allocations"), 6 * d + steps * (6 * d + 2));
+    EXPECT_EQ(run.stats.at("kernel_launches"), d + steps * (8 * d - 1));
+    EXPECT_EQ(run.stats.at("requested_bytes_at_exit"), 0);
+  }
+}
+
 TEST(TrainMlpTest, IsDeterministicAndSeedDependent) {
   MlpSetup other_seed = kSmall;
   other_seed.seed = 2;

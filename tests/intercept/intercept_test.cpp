@@ -149,6 +149,16 @@ TEST(Intercept, TraceNameAndHeaderCarryProgramPidAndRank) {
   EXPECT_FALSE(t.truncated);
 }
 
+// A child forked by a recording process records nothing, and neither process breaks.
+TEST(Intercept, ForkedChildOfARecordingProcessStaysQuiet) {
+  const TracedRun run = run_traced({{TIDEPOOL_PROBE, "fork"}});
+  ASSERT_EQ(run.exit_status, 0);
+  const auto allocs = records_of<trace::Alloc>(only_trace(run));
+  ASSERT_EQ(allocs.size(), 2u);
+  EXPECT_EQ(allocs[0].size, 1u << 20);
+  EXPECT_EQ(allocs[1].size, 2u << 20);
+}
+
 TEST(Intercept, DisabledLeavesNoTrace) {
   RunSpec spec{{TIDEPOOL_PROBE, "linked"}};
   spec.env = {{"TIDEPOOL_DISABLE", "1"}};

@@ -6,9 +6,12 @@
 //              parameter holding two pointers (simcuda's testing twins)
 //   hang       allocate 1 MiB, say "ready", sleep until killed
 //   chain      allocate 1000 bytes and free them (the chained-interposer test)
+//   fork       allocate 1 MiB, fork a child that calls the driver (which refuses, as CUDA does after
+//              fork) and exits 0 when the call returns, then allocate 2 MiB
 #include <cuda.h>
 #include <cudaTypedefs.h>
 #include <dlfcn.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -164,6 +167,25 @@ void chain() {
   check(cuMemFree(p), "cuMemFree");
 }
 
+void fork_after_start() {
+  start(linked());
+  CUdeviceptr p = 0;
+  check(cuMemAlloc(&p, 1 << 20), "cuMemAlloc");
+  const pid_t child = fork();
+  if (child == 0) {
+    CUdeviceptr q = 0;
+    (void)cuMemAlloc(&q, 4096);
+    _exit(0);
+  }
+  int status = 0;
+  waitpid(child, &status, 0);
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    std::fprintf(stderr, "probe: the forked child failed\n");
+    std::exit(1);
+  }
+  check(cuMemAlloc(&p, 2 << 20), "cuMemAlloc");
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -182,8 +204,10 @@ int main(int argc, char** argv) {
     hang();
   } else if (mode == "chain") {
     chain();
+  } else if (mode == "fork") {
+    fork_after_start();
   } else {
-    std::fprintf(stderr, "usage: probe linked|dlsym|procaddress|procaddress-ptds|launch|hang|chain\n");
+    std::fprintf(stderr, "usage: probe linked|dlsym|procaddress|procaddress-ptds|launch|hang|chain|fork\n");
     return 2;
   }
   return 0;

@@ -78,6 +78,26 @@ TEST(DetectByPeriod, NoiseInsertionsAndDeletionsKeepTheBoundaries) {
   EXPECT_DOUBLE_EQ(d->regularity(), 9.0 / 12.0);
 }
 
+TEST(DetectByPeriod, AnEarlyInsertionShiftsNoBoundary) {
+  StreamBuilder b;
+  b.prologue(kLayers);
+  const std::size_t prologue = b.size();
+  for (int i = 0; i < 12; ++i) b.training_step(kLayers);
+  auto& events = b.stream().events;
+  const std::size_t p = step_length();
+  // One launch more in the second step: every later step starts one event later.
+  events.insert(events.begin() + static_cast<std::ptrdiff_t>(prologue + p + 7),
+                Event{EventKind::launch, 0, 0, b.stream().intern("extra")});
+  const auto d = detect_by_period(b.stream());
+  ASSERT_TRUE(d);
+  EXPECT_EQ(d->period, p);
+  ASSERT_EQ(d->iterations.size(), 12u);
+  EXPECT_EQ(d->exact, 11u);
+  EXPECT_EQ(d->iterations[0], (Range{prologue, prologue + p}));
+  EXPECT_EQ(d->iterations[1], (Range{prologue + p, prologue + 2 * p + 1}));
+  for (std::size_t i = 2; i < 12; ++i) EXPECT_EQ(d->iterations[i].begin, prologue + i * p + 1);
+}
+
 TEST(DetectByPeriod, LongStreamWithSparseNoise) {
   StreamBuilder b;
   b.prologue(24);

@@ -75,6 +75,19 @@ TEST_F(PlanCommand, ExplicitBoundaries) {
   EXPECT_EQ(read_plan(path("p.json")).iteration.boundary, BoundaryKind::kernel);
 }
 
+TEST_F(PlanCommand, WritesASwapPlan) {
+  testing::TrainingTrace(4, 3, 64u << 20, 20'000'000).write(path("big.tpt"));
+  const Result r = tidepool("plan --swap --max-slowdown 5 --link nvlink-c2c " + path("big.tpt") + " -o " + path("s.json"));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("swap:        "), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find(" with best over nvlink-c2c, planned peak "), std::string::npos) << r.output;
+  const Plan plan = read_plan(path("s.json"));
+  EXPECT_FALSE(plan.pool);
+  ASSERT_TRUE(plan.swap);
+  EXPECT_FALSE(plan.swap->operations.empty());
+  EXPECT_NE(tidepool("plan --swap --budget 1000 --max-slowdown 5 " + path("big.tpt") + " -o " + path("s.json")).exit_code, 0);
+}
+
 TEST_F(PlanCommand, ClearOneLineErrors) {
   testing::TrainingTrace(1, 2).write(path("once.tpt"));
   testing::TrainingTrace(3, 2).write(path("t.tpt"));

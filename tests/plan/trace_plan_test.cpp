@@ -68,6 +68,30 @@ TEST(TracePlan, ClearErrors) {
   EXPECT_THROW(plan_from_trace(testing::TrainingTrace(4, 2).trace(), "t.tpt", request), std::invalid_argument);
 }
 
+TEST(TracePlan, SwapsAndPoolTogether) {
+  // Large activations and slow kernels: swapping them out between forward and backward pays.
+  const testing::TrainingTrace t(4, kLayers, 64u << 20, 20'000'000);
+  PlanRequest request;
+  request.pool = PoolRequest{"best", 1};
+  request.swap = SwapRequest{"best", "pcie5", std::nullopt, 5};
+  const Plan plan = plan_from_trace(t.trace(), "t.tpt", request);
+  ASSERT_TRUE(plan.swap);
+  ASSERT_TRUE(plan.pool);
+  EXPECT_EQ(plan.swap->planner, "best");
+  EXPECT_EQ(plan.swap->link, "pcie5");
+  EXPECT_LE(plan.swap->simulated_slowdown_pct, 5.0 + 1e-9);
+  ASSERT_FALSE(plan.swap->operations.empty());
+  for (const SwapOperation& op : plan.swap->operations) {
+    if (op.buffer.scope != BufferRef::Scope::iteration) continue;
+    for (const Slot& s : plan.pool->slots) EXPECT_NE(s.ordinal, op.buffer.ordinal) << "a swapped buffer is also a slot";
+  }
+  EXPECT_EQ(parse_plan(to_json_text(plan)), plan);
+
+  request.pool.reset();
+  request.swap->link = "warp-drive";
+  EXPECT_THROW(plan_from_trace(t.trace(), "t.tpt", request), std::invalid_argument);
+}
+
 TEST(PoolComparison, EverySolverAgainstTheLowerBound) {
   const testing::TrainingTrace t(5, kLayers);
   const IterationRequest request;

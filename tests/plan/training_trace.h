@@ -1,6 +1,7 @@
 // A small trace of a training program for the plan tests: weights allocated once, then steps of
 // `layers` layers (activations allocated forward and freed backward), each step inside an NVTX
-// range "step"; and a way to write it to a file with the trace writer.
+// range "step", every kernel touching its layer's buffers and taking `kernel_ns` on the device;
+// and a way to write it to a file with the trace writer.
 #pragma once
 
 #include <fcntl.h>
@@ -18,7 +19,7 @@ namespace tidepool::plan::testing {
 
 class TrainingTrace {
  public:
-  TrainingTrace(int steps, int layers) {
+  TrainingTrace(int steps, int layers, std::uint64_t activation_bytes = 5000, std::uint64_t kernel_ns = 10000) {
     trace_.header.program = "train_test";
     trace_.strings = {{1, "gemm"}, {2, "gemm_backward"}, {3, "adam"}, {4, "step"}};
     std::vector<std::uint64_t> weights;
@@ -28,17 +29,17 @@ class TrainingTrace {
       std::vector<std::uint64_t> activations;
       for (int l = 0; l < layers; ++l) {
         const auto scratch = alloc(300);
-        activations.push_back(alloc(5000 + 100 * static_cast<std::uint64_t>(l)));
-        launch(1);
+        activations.push_back(alloc(activation_bytes + 100 * static_cast<std::uint64_t>(l)));
+        launch(1, {weights[static_cast<std::size_t>(l)], scratch, activations.back()}, kernel_ns);
         free(scratch);
       }
       for (int l = layers - 1; l >= 0; --l) {
         const auto grad = alloc(700);
-        launch(2);
+        launch(2, {weights[static_cast<std::size_t>(l)], activations[static_cast<std::size_t>(l)], grad}, kernel_ns);
         free(activations[static_cast<std::size_t>(l)]);
         free(grad);
       }
-      launch(3);
+      launch(3, weights, kernel_ns);
       add(trace::RangePop{});
     }
     for (auto w : weights) free(w);
@@ -71,11 +72,18 @@ class TrainingTrace {
     return id;
   }
   void free(std::uint64_t id) { add(trace::Free{.alloc_id = id}); }
-  void launch(std::uint32_t name) { add(trace::Launch{.op_id = next_op_++, .kernel_name_id = name, .params_decoded = true}); }
+  void launch(std::uint32_t name, const std::vector<std::uint64_t>& touched, std::uint64_t ns) {
+    trace::Launch launch{.op_id = next_op_++, .kernel_name_id = name, .params_decoded = true};
+    for (auto id : touched) launch.accesses.push_back({id, 0, false});
+    add(launch);
+    add(trace::DeviceTiming{.op_id = launch.op_id, .start_ns = clock_ns_, .end_ns = clock_ns_ + ns});
+    clock_ns_ += ns;
+  }
 
   trace::Trace trace_;
   std::uint64_t next_id_ = 1;
   std::uint64_t next_op_ = 1;
+  std::uint64_t clock_ns_ = 0;
 };
 
 }  // namespace tidepool::plan::testing

@@ -79,6 +79,10 @@ TEST_F(ReportCli, BadInputsGiveOneLine) {
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_EQ(r.output, "tidepool: " + missing + ": cannot open: No such file or directory\n");
 
+  r = tidepool("dump " + dir_.string());
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.output, "tidepool: " + dir_.string() + ": cannot read: Is a directory\n");
+
   const auto not_trace = dir_ / "not.trace";
   std::ofstream(not_trace) << "hello, this is not a trace\n";
   r = tidepool("dump " + not_trace.string());

@@ -210,6 +210,24 @@ TEST(ReportCounting, SizeHistogram) {
   EXPECT_EQ(r.size_histogram[4].bytes, 2049u);
 }
 
+TEST(ReportCounting, PerDevicePeaks) {
+  TraceBuilder b;
+  b.add(trace::Alloc{.alloc_id = 1, .kind = AllocKind::device, .size = 100, .device = 0});
+  b.add(trace::Alloc{.alloc_id = 2, .kind = AllocKind::device, .size = 70, .device = 1});
+  b.free(1);
+  b.add(trace::Alloc{.alloc_id = 3, .kind = AllocKind::device, .size = 50, .device = 1});
+  b.add(trace::Alloc{.alloc_id = 4, .kind = AllocKind::host_pinned, .size = 999, .device = 2});
+  const ProcessReport r = analyze(b.trace(), "t");
+  EXPECT_EQ(r.peak_requested_bytes, 170u);
+  ASSERT_EQ(r.devices.size(), 2u);
+  EXPECT_EQ(r.devices[0].device, 0);
+  EXPECT_EQ(r.devices[0].peak_requested_bytes, 100u);
+  EXPECT_EQ(r.devices[0].leaked_bytes, 0u);
+  EXPECT_EQ(r.devices[1].device, 1);
+  EXPECT_EQ(r.devices[1].peak_requested_bytes, 120u);
+  EXPECT_EQ(r.devices[1].leaked_bytes, 120u);
+}
+
 TEST(ReportCounting, NvtxRangesOpenAtThePeak) {
   TraceBuilder b;
   b.add(trace::RangePush{.name_id = b.string("step")});

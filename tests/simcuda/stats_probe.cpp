@@ -1,10 +1,14 @@
 // A program with a known sequence of allocations, frees and launches, for the SIMCUDA_STATS test:
 //   plain 1000 + pitched (512 x 3) + async 3000 + VMM 2 MiB, peak 1000 + 1536 + 3000 + 2 MiB;
 //   4 allocations, 3 frees (the plain one stays allocated), 2 kernel launches.
+// With the argument `fork`, it also forks a child that exits at once while work is queued.
 #include <cuda.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 
 namespace {
 
@@ -16,7 +20,7 @@ void check(CUresult r, const char* what) {
 
 }  // namespace
 
-int main() {
+int main(int argc, char** argv) {
   check(cuInit(0), "cuInit");
   CUcontext ctx = nullptr;
   check(cuDevicePrimaryCtxRetain(&ctx, 0), "cuDevicePrimaryCtxRetain");
@@ -45,6 +49,16 @@ int main() {
   void* params[] = {&flops, &bytes};
   check(cuLaunchKernel(work, 1, 1, 1, 1, 1, 1, 0, nullptr, params, nullptr), "cuLaunchKernel");
   check(cuLaunchKernel(work, 1, 1, 1, 1, 1, 1, 0, nullptr, params, nullptr), "cuLaunchKernel");
+
+  if (argc > 1 && std::strcmp(argv[1], "fork") == 0) {
+    const pid_t child = fork();
+    if (child == 0) std::exit(0);  // runs the exit handlers: must neither wait nor write stats
+    int status = 0;
+    if (child < 0 || waitpid(child, &status, 0) != child || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+      std::fprintf(stderr, "stats_probe: the forked child failed\n");
+      return 1;
+    }
+  }
 
   check(cuMemUnmap(reserved, 2 << 20), "cuMemUnmap");  // the physical memory is freed here
   check(cuMemAddressFree(reserved, 2 << 20), "cuMemAddressFree");

@@ -7,25 +7,35 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
 namespace {
 
-TEST(SimcudaStats, TheFileCountsWhatTheProgramDid) {
+// Runs the probe with SIMCUDA_STATS set; the one stats file it left.
+nlohmann::json run_probe(const std::string& argument) {
   const std::filesystem::path dir =
       std::filesystem::temp_directory_path() / ("simcuda_stats_test_" + std::to_string(getpid()));
+  std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   const std::string command = "SIMCUDA_STATS=" + (dir / "stats.%p.json").string() +
-                              " SIMCUDA_MEMORY=64M " SIMCUDA_STATS_PROBE " > " + (dir / "out.txt").string();
-  ASSERT_EQ(std::system(command.c_str()), 0);
-  std::filesystem::path file;
+                              " SIMCUDA_MEMORY=64M " SIMCUDA_STATS_PROBE " " + argument + " > " +
+                              (dir / "out.txt").string();
+  EXPECT_EQ(std::system(command.c_str()), 0);
+  std::vector<std::filesystem::path> files;
   for (const auto& entry : std::filesystem::directory_iterator(dir))
-    if (entry.path().filename().string().rfind("stats.", 0) == 0) file = entry.path();
-  ASSERT_FALSE(file.empty()) << "no stats file written";
-  EXPECT_NE(file.filename().string().find_first_of("0123456789"), std::string::npos);  // %p became the pid
-  const auto stats = nlohmann::json::parse(std::ifstream(file));
+    if (entry.path().filename().string().rfind("stats.", 0) == 0) files.push_back(entry.path());
+  EXPECT_EQ(files.size(), 1u) << "one process initialized simcuda";
+  if (files.empty()) return {};
+  EXPECT_NE(files[0].filename().string().find_first_of("0123456789"), std::string::npos);  // %p became the pid
+  auto stats = nlohmann::json::parse(std::ifstream(files[0]));
   std::filesystem::remove_all(dir);
+  return stats;
+}
+
+TEST(SimcudaStats, TheFileCountsWhatTheProgramDid) {
+  const auto stats = run_probe("");
 
   constexpr uint64_t kPitched = 512 * 3;  // 100 bytes wide rounds to a 512-byte pitch
   constexpr uint64_t kVmm = 2 << 20;
@@ -36,6 +46,12 @@ TEST(SimcudaStats, TheFileCountsWhatTheProgramDid) {
   EXPECT_EQ(stats["kernel_launches"], 2);
   EXPECT_EQ(stats["device_bytes_at_exit"], 1024);  // the plain allocation; the pool released at exit
   EXPECT_EQ(stats["simulated_time_ns"], 2 * 1003000);
+}
+
+TEST(SimcudaStats, AForkedChildNeitherWaitsNorWrites) {
+  const auto stats = run_probe("fork");
+  EXPECT_EQ(stats["allocations"], 4);
+  EXPECT_EQ(stats["kernel_launches"], 2);
 }
 
 TEST(SimcudaStats, BadSettingsAreOneLineErrors) {

@@ -223,13 +223,8 @@ void add_run(CLI::App& app) {
   cmd->add_flag("--no-stacks", options->no_stacks, "Do not record call stacks at allocations");
   // Everything from the program on (after `--`, or from the first word that is not ours) is the
   // program's own command line.
-  cmd->prefix_command();
-  cmd->footer("  -- PROGRAM [ARGS...]   the program to run, with its arguments");
-  cmd->callback([options, cmd] {
-    options->command = cmd->remaining();
-    if (!options->command.empty() && options->command.front() == "--") options->command.erase(options->command.begin());
-    run(*options);
-  });
+  cmd->add_option("program", options->command, "The program to run and its arguments, after --");
+  cmd->callback([options] { run(*options); });
 }
 
 }  // namespace tidepool::cli

@@ -19,6 +19,7 @@ struct SynthOptions {
   std::string model;
   std::uint64_t batch = 0;
   std::uint64_t seq = 0;
+  std::uint64_t layers = 0;
   std::string dtype = "bf16";
   std::string gpu = "h200";
   int iterations = 3;
@@ -31,6 +32,7 @@ std::string describe(const SynthOptions& o, const synth::Program& program) {
   std::string text = "tidepool synth " + o.model;
   if (o.batch) text += " --batch " + std::to_string(o.batch);
   if (o.seq) text += " --seq " + std::to_string(o.seq);
+  if (o.layers) text += " --layers " + std::to_string(o.layers);
   text += " --dtype " + o.dtype + " --gpu " + o.gpu;
   text += " (synthetic: " + std::to_string(program.parameters) + " parameters, roofline at " +
           std::to_string(o.matmul_efficiency) + " of matmul peak, " +
@@ -47,6 +49,7 @@ void synth_command(const SynthOptions& o) {
     network.model = o.model;
     network.batch = o.batch;
     network.seq = o.seq;
+    network.layers = o.layers;
     network.roofline.gpu = synth::parse_gpu(o.gpu);
     network.roofline.dtype = synth::parse_dtype(o.dtype);
     network.roofline.matmul_efficiency = o.matmul_efficiency;
@@ -73,6 +76,7 @@ void add_synth(CLI::App& app) {
   cmd->add_option("model", o->model, "resnet50, bert-large, gpt2-xl or vit-l")->required();
   cmd->add_option("--batch", o->batch, "Batch size (default: resnet50 256, bert-large 32, gpt2-xl 8, vit-l 64)");
   cmd->add_option("--seq", o->seq, "Sequence length for bert-large (default 512) and gpt2-xl (default 1024)");
+  cmd->add_option("--layers", o->layers, "Transformer blocks (default: the model's 24 or 48)");
   cmd->add_option("--dtype", o->dtype, "bf16 (with fp32 master weights and Adam state) or fp32")->capture_default_str();
   cmd->add_option("--gpu", o->gpu, "h200, a100 or v100 (roofline peaks)")->capture_default_str();
   cmd->add_option("--iterations", o->iterations, "Training iterations to write")->capture_default_str();

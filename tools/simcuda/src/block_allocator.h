@@ -24,6 +24,11 @@ class BlockAllocator {
   std::optional<uint64_t> allocate(uint64_t size, uint64_t alignment);
   // Returns a range given by allocate; the free block it now belongs to (after coalescing).
   Range release(uint64_t begin, uint64_t size);
+  // Calls visit(range) for every free block, lowest address first.
+  template <class Visit>
+  void for_each_free(Visit visit) const {
+    for (const auto& [begin, size] : by_address_) visit(Range{begin, size});
+  }
 
  private:
   void insert_free(uint64_t begin, uint64_t size);

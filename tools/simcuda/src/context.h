@@ -1,6 +1,7 @@
 // Contexts: the primary context, created ones, and each thread's stack of current contexts.
 #pragma once
 
+#include <atomic>
 #include <map>
 #include <memory>
 #include <thread>
@@ -16,7 +17,7 @@ struct Context {
   Context(const Context&) = delete;
   Context& operator=(const Context&) = delete;
 
-  unsigned flags;
+  std::atomic<unsigned> flags;
   const bool primary;
   const unsigned long long id;
   // Guarded by the scheduler's mutex.

@@ -4,6 +4,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <mutex>
@@ -29,6 +30,7 @@ Space space;
 struct Memory {
   std::mutex mutex;
   uint64_t charged = 0;
+  uint64_t resident_free = 0;  // about how many bytes of freed pages are still resident
   BlockAllocator heap;
   BlockAllocator vmm;
   Memory(uint64_t base, uint64_t heap_span)
@@ -104,6 +106,8 @@ std::optional<uint64_t> heap_allocate(uint64_t requested) {
     const std::lock_guard lock(m.mutex);
     address = m.heap.allocate(size, kHeapAlignment);
     if (address) {
+      // An estimate: new blocks mostly reuse freed pages (best fit, lowest address first).
+      m.resident_free -= std::min(m.resident_free, size);
       const uint64_t first_page = *address / page_size() * page_size();
       const uint64_t end_page = round_up(*address + size, page_size());
       mprotect(reinterpret_cast<void*>(first_page), end_page - first_page, PROT_READ | PROT_WRITE);
@@ -113,19 +117,32 @@ std::optional<uint64_t> heap_allocate(uint64_t requested) {
   return address;
 }
 
+// The whole pages inside a range.
+Range inner_pages(const Range& r) {
+  const uint64_t first = round_up(r.begin, page_size());
+  const uint64_t end = (r.begin + r.size) / page_size() * page_size();
+  return {first, end > first ? end - first : 0};
+}
+
+// Freed pages stay resident (a later allocation reuses them without page faults) until there
+// are more of them than this; then every wholly free page goes back to the host.
+uint64_t resident_free_limit() { return std::max<uint64_t>(settings().memory_bytes / 4, 64ull << 20); }
+
 void heap_release(uint64_t address, uint64_t requested) {
   const uint64_t size = heap_block_size(requested);
   Memory& m = memory();
   {
     const std::lock_guard lock(m.mutex);
-    const Range free_block = m.heap.release(address, size);
-    // Pages wholly inside the free block hold no live allocation: give them back to the host.
-    const uint64_t first_page = round_up(free_block.begin, page_size());
-    const uint64_t end_page = (free_block.begin + free_block.size) / page_size() * page_size();
-    if (end_page > first_page) {
-      void* p = reinterpret_cast<void*>(first_page);
-      madvise(p, end_page - first_page, MADV_DONTNEED);
-      mprotect(p, end_page - first_page, PROT_NONE);
+    // Pages wholly inside the free block hold no live allocation: touching them faults.
+    const Range pages = inner_pages(m.heap.release(address, size));
+    if (pages.size > 0) mprotect(reinterpret_cast<void*>(pages.begin), pages.size, PROT_NONE);
+    m.resident_free += pages.size;
+    if (m.resident_free > resident_free_limit()) {
+      m.heap.for_each_free([](const Range& block) {
+        const Range free_pages = inner_pages(block);
+        if (free_pages.size > 0) madvise(reinterpret_cast<void*>(free_pages.begin), free_pages.size, MADV_DONTNEED);
+      });
+      m.resident_free = 0;
     }
   }
   uncharge(size);

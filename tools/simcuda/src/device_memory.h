@@ -24,7 +24,8 @@ uint64_t charged_bytes();
 uint64_t heap_block_size(uint64_t requested);
 // A committed, read-write heap block of heap_block_size(requested) bytes, charged; nullopt when out of memory.
 std::optional<uint64_t> heap_allocate(uint64_t requested);
-// Returns a block; fully freed pages go back to the host and fault when touched.
+// Returns a block; pages no live block covers fault when touched, and go back to the host
+// once many are free.
 void heap_release(uint64_t address, uint64_t requested);
 
 // VMM address reservations (no access until mapped): nullopt when the range is exhausted.

@@ -59,7 +59,8 @@ CUresult launch(const void* handle, LaunchShape shape, CUstream stream_handle, b
   const Dim3& g = shape.grid;
   const Dim3& b = shape.block;
   if (g.x == 0 || g.y == 0 || g.z == 0 || b.x == 0 || b.y == 0 || b.z == 0) return CUDA_ERROR_INVALID_VALUE;
-  if (uint64_t{b.x} * b.y * b.z > 1024 || b.z > 64 || g.y > 65535 || g.z > 65535) return CUDA_ERROR_INVALID_VALUE;
+  if (uint64_t{b.x} * b.y * b.z > 1024 || b.z > 64) return CUDA_ERROR_INVALID_VALUE;
+  if (g.x > 2147483647u || g.y > 65535 || g.z > 65535) return CUDA_ERROR_INVALID_VALUE;
   if (shape.shared_bytes > 232448) return CUDA_ERROR_INVALID_VALUE;
   Stream* stream = nullptr;
   if (const CUresult r = resolve_stream(stream_handle, per_thread, stream); r != CUDA_SUCCESS) return r;

@@ -6,6 +6,7 @@
 #include <memory>
 #include <mutex>
 
+#include "tools/simcuda/src/api.h"
 #include "tools/simcuda/src/op.h"
 
 namespace simcuda {
@@ -33,7 +34,7 @@ class Stream {
   OpPtr last;  // the latest operation pushed; guarded by the scheduler's mutex
 
   // Whether work on this stream is ordered with the legacy default stream.
-  bool blocking() const { return kind != StreamKind::created || (flags & 0x1) == 0; }
+  bool blocking() const { return kind != StreamKind::created || (flags & CU_STREAM_NON_BLOCKING) == 0; }
 
  private:
   struct Queue {

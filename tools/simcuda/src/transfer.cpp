@@ -3,8 +3,6 @@
 
 #include <cmath>
 #include <cstring>
-#include <memory>
-#include <vector>
 
 #include "tools/simcuda/src/fault_handler.h"
 #include "tools/simcuda/src/pointers.h"
@@ -25,6 +23,14 @@ int64_t link_ns(uint64_t bytes) {
 int64_t device_ns(uint64_t bytes) { return std::llround(static_cast<double>(bytes) / kDeviceBytesPerNs); }
 
 bool is_host(Where w) { return w == Where::pinned_host || w == Where::pageable_host; }
+
+void move_rows(const Rows& rows) {
+  set_current_work("memcpy");
+  for (uint64_t row = 0; row < rows.height; ++row)  // overlapping ranges are the caller's bug; no UB here
+    std::memmove(reinterpret_cast<void*>(rows.dst + row * rows.dst_pitch),
+                 reinterpret_cast<const void*>(rows.src + row * rows.src_pitch), rows.width);
+  set_current_work(nullptr);
+}
 
 }  // namespace
 
@@ -60,24 +66,17 @@ CUresult copy_rows(const Rows& rows, CUstream handle, bool per_thread, bool sync
     if (to == Where::pageable_host) sync = true;  // the real driver returns once the copy is done
   }
 
-  Rows work = rows;
-  std::shared_ptr<std::vector<unsigned char>> staging;
   if (!sync && from == Where::pageable_host) {
-    // The caller may reuse a pageable buffer at once: the driver stages it at the call.
-    staging = std::make_shared<std::vector<unsigned char>>(bytes);
-    for (uint64_t row = 0; row < rows.height; ++row)
-      std::memcpy(staging->data() + row * rows.width, reinterpret_cast<const void*>(rows.src + row * rows.src_pitch),
-                  rows.width);
-    work.src = reinterpret_cast<uint64_t>(staging->data());
-    work.src_pitch = rows.width;
+    // As the real driver does with a pageable source, the call waits for the stream's earlier
+    // work and takes the data before it returns (the caller may reuse its buffer at once). On
+    // the simulated clock the copy is still an asynchronous transfer.
+    const OpPtr earlier = enqueue(*stream, Engine::none, 0, nullptr);
+    wait_done(*earlier);
+    move_rows(rows);
+    enqueue(*stream, engine, duration, nullptr);
+    return CUDA_SUCCESS;
   }
-  OpPtr op = enqueue(*stream, engine, duration, [work, staging](Op&) {
-    set_current_work("memcpy");
-    for (uint64_t row = 0; row < work.height; ++row)  // overlapping ranges are the caller's bug; no UB here
-      std::memmove(reinterpret_cast<void*>(work.dst + row * work.dst_pitch),
-                   reinterpret_cast<const void*>(work.src + row * work.src_pitch), work.width);
-    set_current_work(nullptr);
-  });
+  OpPtr op = enqueue(*stream, engine, duration, [rows](Op&) { move_rows(rows); });
   if (sync) host_wait(op);
   return CUDA_SUCCESS;
 }

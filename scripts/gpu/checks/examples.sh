@@ -1,0 +1,104 @@
+# Check 1 (issue 2, "Done means"): every example runs on the real driver twice with the same
+# checksum; train_mlp's final loss on the real driver against simcuda's, at its defaults and in a
+# small configuration that computes every row. Sourced by check.sh; fills PLAIN_* for later checks.
+
+# Relative tolerance on train_mlp's final loss, GPU against simcuda (see docs/gpu-checks.md).
+: "${TIDEPOOL_GPU_LOSS_RTOL:=1e-4}"
+# train_mlp's arguments for "its defaults" (empty: the real defaults; a CPU test may shrink them).
+: "${TIDEPOOL_GPU_CHECK_MLP_DEFAULT_ARGS:=}"
+MLP_SMALL_ARGS=(--batch 512 --width 256 --depth 4 --steps 20 --compute-rows 0)
+
+declare -A PLAIN_CHECKSUM PLAIN_STATUS
+
+# example_args NAME: the arguments each example runs with in these checks.
+example_args() {
+  if [ "$1" = train_mlp ]; then
+    echo "$TIDEPOOL_GPU_CHECK_MLP_DEFAULT_ARGS"
+  fi
+}
+
+check_example_determinism() {  # NAME
+  local name=$1 exe="$BUILD/examples/$1" log="$WORK/plain.$1" first second s1 s2
+  local -a args
+  read -ra args <<<"$(example_args "$name")"
+  on_real "$log.1" "$exe" "${args[@]}"; s1=$?
+  on_real "$log.2" "$exe" "${args[@]}"; s2=$?
+  first=$(value_of checksum "$log.1.out")
+  second=$(value_of checksum "$log.2.out")
+  PLAIN_STATUS[$name]=$s1
+  PLAIN_CHECKSUM[$name]=$first
+  figure "examples.$name" exit_codes "$s1,$s2"
+  figure "examples.$name" checksum_run1 "$first"
+  figure "examples.$name" checksum_run2 "$second"
+  local step; step=$(value_of step_time_ms "$log.1.err")
+  [ -n "$step" ] && figure "examples.$name" gpu_step_time_ms "$step"
+  # simcuda's checksum of the same binary, reported (equality is not assumed: see the README).
+  on_sim "$WORK/sim.$name" "$exe" "${args[@]}"
+  local sim_status=$?
+  [ "$name" = train_mlp ] && SIM_STATUS_MLP=$sim_status
+  local sim; sim=$(value_of checksum "$WORK/sim.$name.out")
+  figure "examples.$name" checksum_simcuda "$sim"
+  local same_as_sim=no; [ -n "$sim" ] && [ "$sim" = "$first" ] && same_as_sim=yes
+  local message="runs ${s1},${s2} checksum ${first:-none} / ${second:-none}; simcuda ${sim:-none} (equal: $same_as_sim)${step:+; step ${step} ms}"
+  if [ "$s1" -eq 0 ] && [ "$s2" -eq 0 ] && [ -n "$first" ] && [ "$first" = "$second" ]; then
+    record "examples.$name" PASS "$message"
+  else
+    record "examples.$name" FAIL "$message (logs: $log.*)"
+  fi
+}
+
+# compare_mlp_loss LABEL REAL_LOG SIM_LOG REAL_STATUS SIM_STATUS ARGS...: train_mlp's final loss
+# on the real driver against simcuda, from the logs of two runs with ARGS.
+compare_mlp_loss() {
+  local label=$1 real_log=$2 sim_log=$3 rs=$4 ss=$5; shift 5
+  local real_loss sim_loss real_sum sim_sum step diff
+  real_loss=$(value_of loss "$real_log.out"); sim_loss=$(value_of loss "$sim_log.out")
+  real_sum=$(value_of checksum "$real_log.out"); sim_sum=$(value_of checksum "$sim_log.out")
+  step=$(value_of step_time_ms "$real_log.err")
+  diff=$(relative_difference "$real_loss" "$sim_loss")
+  local check="mlp_loss.$label" same=no
+  [ -n "$real_sum" ] && [ "$real_sum" = "$sim_sum" ] && same=yes
+  figure "$check" args "$*"
+  figure "$check" loss_real "$real_loss"; figure "$check" loss_simcuda "$sim_loss"
+  figure "$check" loss_relative_difference "$diff"; figure "$check" tolerance "$TIDEPOOL_GPU_LOSS_RTOL"
+  figure "$check" checksums_equal "$same"
+  [ -n "$step" ] && figure "$check" real_step_time_ms "$step"
+  local message="loss real ${real_loss:-none} sim ${sim_loss:-none} rel.diff ${diff:-n/a} (tol $TIDEPOOL_GPU_LOSS_RTOL); checksums equal: $same${step:+; step ${step} ms}"
+  if [ "$rs" -ne 0 ] || [ "$ss" -ne 0 ] || [ -z "$diff" ]; then
+    record "$check" FAIL "$message (exit real $rs, sim $ss; logs: $real_log.*, $sim_log.*)"
+  elif at_most "$diff" "$TIDEPOOL_GPU_LOSS_RTOL"; then
+    record "$check" PASS "$message"
+  else
+    record "$check" FAIL "$message"
+  fi
+}
+
+check_examples() {
+  local examples=()
+  local exe
+  for exe in "$BUILD"/examples/*; do
+    [ -f "$exe" ] && [ -x "$exe" ] && examples+=("$(basename "$exe")")
+  done
+  EXAMPLES=("${examples[@]}")
+  if [ ${#examples[@]} -eq 0 ]; then
+    record examples SKIP "no example binaries in $BUILD/examples"
+    return
+  fi
+  local name
+  for name in "${examples[@]}"; do check_example_determinism "$name"; done
+  if [ ! -x "$BUILD/examples/train_mlp" ]; then
+    record mlp_loss SKIP "no $BUILD/examples/train_mlp"
+    return
+  fi
+  if [ ! -e "$SIM_DIR/libcuda.so.1" ]; then
+    record mlp_loss SKIP "no simcuda in $SIM_DIR"
+    return
+  fi
+  # The defaults: the runs above. The small configuration: one run on each driver.
+  compare_mlp_loss default "$WORK/plain.train_mlp.1" "$WORK/sim.train_mlp" "${PLAIN_STATUS[train_mlp]}" \
+    "$SIM_STATUS_MLP" $TIDEPOOL_GPU_CHECK_MLP_DEFAULT_ARGS
+  local exe="$BUILD/examples/train_mlp" real_log="$WORK/loss.small.real" sim_log="$WORK/loss.small.sim"
+  on_real "$real_log" "$exe" "${MLP_SMALL_ARGS[@]}"; local rs=$?
+  on_sim "$sim_log" "$exe" "${MLP_SMALL_ARGS[@]}"; local ss=$?
+  compare_mlp_loss small "$real_log" "$sim_log" "$rs" "$ss" "${MLP_SMALL_ARGS[@]}"
+}

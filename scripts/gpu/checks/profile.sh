@@ -1,0 +1,62 @@
+# Check 2 (issue 3): `tidepool run` on the real driver for each example: the program's exit code
+# and checksum unchanged, and the report's counts equal to the program's own bookkeeping.
+# Sourced by check.sh, after checks/examples.sh (uses EXAMPLES, PLAIN_STATUS, PLAIN_CHECKSUM).
+
+# traced NAME [TIDEPOOL_RUN_OPTIONS...] -- CMD...: `tidepool run` of CMD on the real driver, traces
+# into $WORK/NAME.traces, logs $WORK/NAME.{out,err}, the JSON report in $WORK/NAME.report.json.
+# Returns tidepool run's exit status; the report is absent when it could not be made.
+traced() {
+  local name=$1; shift
+  local traces="$WORK/$name.traces"
+  rm -rf "$traces"; mkdir -p "$traces"
+  on_real "$WORK/$name" "$TIDEPOOL" run -o "$traces" -f "$@"
+  local status=$?
+  report_json "$traces" "$WORK/$name.report.json" || rm -f "$WORK/$name.report.json"
+  return "$status"
+}
+
+check_profile_example() {  # NAME
+  local name=$1 check="profile.$1" run="traced.$1"
+  local -a args
+  read -ra args <<<"$(example_args "$name")"
+  traced "$run" -- "$BUILD/examples/$name" "${args[@]}"
+  local status=$? checksum report="$WORK/$run.report.json"
+  checksum=$(value_of checksum "$WORK/$run.out")
+  local problems=()
+  [ "$status" = "${PLAIN_STATUS[$name]}" ] || problems+=("exit $status, plain ${PLAIN_STATUS[$name]}")
+  [ -n "$checksum" ] && [ "$checksum" = "${PLAIN_CHECKSUM[$name]}" ] ||
+    problems+=("checksum ${checksum:-none}, plain ${PLAIN_CHECKSUM[$name]:-none}")
+  figure "$check" exit_code "$status"
+  figure "$check" checksum "$checksum"
+  local field text="" mine theirs
+  for field in peak_requested_bytes allocations frees kernel_launches; do
+    theirs=$(bookkeeping "$field" "$WORK/$run.err")
+    mine=""
+    [ -f "$report" ] && mine=$(report_field "$field" "$report")
+    figure "$check" "report_$field" "$mine"
+    figure "$check" "program_$field" "$theirs"
+    text+=" $field ${mine:-none}/${theirs:-none}"
+    [ -n "$mine" ] && [ "$mine" = "$theirs" ] || problems+=("$field")
+  done
+  local message="report/program:$text; exit $status; checksum ${checksum:-none}"
+  if [ ! -f "$report" ]; then
+    record "$check" FAIL "no report: $(head -c 300 "$WORK/$run.report.json.err" 2>/dev/null) (logs: $WORK/$run.*)"
+  elif [ ${#problems[@]} -eq 0 ]; then
+    record "$check" PASS "$message"
+  else
+    record "$check" FAIL "$message; differs: ${problems[*]}"
+  fi
+}
+
+check_profile() {
+  if [ -z "$TIDEPOOL" ] || [ -z "$PRELOAD" ]; then
+    record profile SKIP "no $BUILD/bin/tidepool or $BUILD/lib/tidepool/libtidepool.so"
+    return
+  fi
+  if [ ${#EXAMPLES[@]} -eq 0 ]; then
+    record profile SKIP "no example binaries in $BUILD/examples"
+    return
+  fi
+  local name
+  for name in "${EXAMPLES[@]}"; do check_profile_example "$name"; done
+}

@@ -1,0 +1,133 @@
+// Trace -> swap model: ops in issue order with streams and event dependencies, durations from
+// device timings, buffers with lifetimes and exact copy directions, persistent and never-swapped
+// buffers, and NVTX iteration windows.
+#include <gtest/gtest.h>
+
+#include "analyzer/swap/from_trace.h"
+
+namespace tidepool::swap {
+namespace {
+
+constexpr std::uint64_t kMiB = 1 << 20;
+
+class TraceBuilder {
+ public:
+  TraceBuilder() { trace.strings = {{1, "iteration"}, {2, "gemm"}}; }
+  template <class Record>
+  void add(Record r) {
+    trace.events.push_back({trace.events.size() + 1, 0, 1, trace::Record(std::move(r))});
+  }
+  void alloc(std::uint64_t id, std::uint64_t size) { add(trace::Alloc{.alloc_id = id, .size = size}); }
+  void launch(std::uint64_t op, std::uint64_t stream, std::vector<std::uint64_t> ids, bool decoded = true) {
+    trace::Launch l{.op_id = op, .kernel_name_id = 2, .stream = stream, .params_decoded = decoded};
+    for (auto id : ids) l.accesses.push_back({id, 0, false});
+    add(l);
+  }
+  void copy(std::uint64_t op, trace::CopyKind kind, std::uint64_t src, std::uint64_t dst) {
+    add(trace::Copy{.op_id = op, .kind = kind, .src = {src, 0, kMiB}, .dst = {dst, 0, kMiB}, .bytes = kMiB});
+  }
+  void timing(std::uint64_t op, std::uint64_t ns) { add(trace::DeviceTiming{op, 1000, 1000 + ns}); }
+  trace::Trace trace;
+};
+
+TraceBuilder one_iteration() {
+  TraceBuilder t;
+  t.alloc(1, 8 * kMiB);                              // weights: before the iteration, never freed
+  t.alloc(3, 2 * kMiB);
+  t.add(trace::IndirectRef{3, 0});                   // reached through a stored pointer
+  t.add(trace::RangePush{1});                        // event 3
+  t.alloc(2, 4 * kMiB);
+  t.copy(1, trace::CopyKind::host_to_device, 0, 2);  // op 0
+  t.launch(2, 7, {1, 2, 3});                         // op 1
+  t.add(trace::EventRecord{.event = 9, .stream = 7});
+  t.add(trace::StreamWaitEvent{.stream = 8, .event = 9});
+  t.launch(3, 8, {2});                               // op 2, waits for op 1
+  t.copy(4, trace::CopyKind::device_to_host, 2, 0);  // op 3
+  t.add(trace::Free{.alloc_id = 2});
+  t.add(trace::RangePop{});
+  t.timing(1, 5000);
+  t.timing(2, 1'000'000);
+  t.timing(3, 2'000'000);
+  return t;
+}
+
+TEST(ModelFromTrace, OpsStreamsDependenciesAndDurations) {
+  const TraceBuilder t = one_iteration();
+  const auto windows = nvtx_iterations(t.trace, "iteration");
+  ASSERT_EQ(windows.size(), 1u);
+  const Model m = model_from_trace(t.trace, windows[0]);
+  ASSERT_EQ(m.ops.size(), 4u);
+  EXPECT_EQ(m.ops[0].kind, OpKind::copy);
+  EXPECT_EQ(m.ops[1].stream, 1u);
+  EXPECT_EQ(m.ops[2].stream, 2u);
+  EXPECT_EQ(m.ops[2].after, std::vector<std::uint32_t>{1});
+  EXPECT_DOUBLE_EQ(m.ops[1].seconds, 1e-3);
+  EXPECT_DOUBLE_EQ(m.ops[2].seconds, 2e-3);
+  EXPECT_TRUE(m.durations_estimated);  // op 4 has no timing
+}
+
+TEST(ModelFromTrace, BuffersLifetimesAndAccesses) {
+  const TraceBuilder t = one_iteration();
+  const Model m = model_from_trace(t.trace, nvtx_iterations(t.trace, "iteration")[0]);
+  ASSERT_EQ(m.buffers.size(), 3u);
+  const Buffer& weights = m.buffers[0];
+  EXPECT_TRUE(weights.persistent);
+  EXPECT_FALSE(weights.indirect);
+  ASSERT_EQ(weights.accesses.size(), 1u);
+  EXPECT_TRUE(weights.accesses[0].by_kernel);
+  const Buffer& activation = m.buffers[1];
+  EXPECT_EQ(activation.trace_alloc_id, 2u);
+  EXPECT_FALSE(activation.persistent);
+  EXPECT_EQ(activation.begin, 0u);
+  EXPECT_EQ(activation.end, 4u);
+  ASSERT_EQ(activation.accesses.size(), 4u);
+  EXPECT_TRUE(activation.accesses[0].write);       // written by the host-to-device copy
+  EXPECT_FALSE(activation.accesses[0].by_kernel);
+  EXPECT_FALSE(activation.accesses[3].write);      // read by the device-to-host copy
+  EXPECT_FALSE(activation.accesses[3].by_kernel);
+  EXPECT_TRUE(m.buffers[2].indirect);
+}
+
+TEST(ModelFromTrace, ALaunchWithUndecodedParametersPinsEveryLiveBuffer) {
+  TraceBuilder t;
+  t.alloc(1, kMiB);
+  t.add(trace::RangePush{1});
+  t.alloc(2, kMiB);
+  t.launch(1, 0, {2}, false);
+  t.add(trace::Free{.alloc_id = 2});
+  t.alloc(3, kMiB);
+  t.launch(2, 0, {3});
+  t.add(trace::RangePop{});
+  const Model m = model_from_trace(t.trace, nvtx_iterations(t.trace, "iteration")[0]);
+  ASSERT_EQ(m.buffers.size(), 3u);
+  EXPECT_TRUE(m.buffers[0].indirect);
+  EXPECT_TRUE(m.buffers[1].indirect);
+  EXPECT_FALSE(m.buffers[2].indirect);  // allocated after that launch
+}
+
+TEST(ModelFromTrace, IterationWindowsFollowTheNamedRange) {
+  TraceBuilder t;
+  for (int i = 0; i < 3; ++i) {
+    t.add(trace::RangePush{1});
+    t.add(trace::RangePush{2});  // nested, another name
+    t.add(trace::RangePop{});
+    t.launch(i + 1, 0, {});
+    t.add(trace::RangePop{});
+  }
+  const auto windows = nvtx_iterations(t.trace, "iteration");
+  ASSERT_EQ(windows.size(), 3u);
+  EXPECT_EQ(windows[0].begin, 0u);
+  EXPECT_EQ(windows[0].end, 5u);
+  EXPECT_EQ(windows[2].end, 15u);
+  EXPECT_TRUE(nvtx_iterations(t.trace, "step").empty());
+}
+
+TEST(ModelFromTrace, BadWindowsAreRejected) {
+  const TraceBuilder t = one_iteration();
+  EXPECT_THROW(model_from_trace(t.trace, {5, 5}), std::invalid_argument);
+  EXPECT_THROW(model_from_trace(t.trace, {0, 1000}), std::invalid_argument);
+  EXPECT_THROW(model_from_trace(t.trace, {0, 3}), std::invalid_argument);  // no operation in it
+}
+
+}  // namespace
+}  // namespace tidepool::swap

@@ -7,8 +7,6 @@
 // dlsym with the program's return address still on the stack.
 #include <dlfcn.h>
 
-#include <cstring>
-
 #include "intercept/hook_index.h"
 #include "intercept/hook_table.h"
 #include "intercept/real_driver.h"
@@ -19,7 +17,7 @@ namespace {
 // Our wrapper when `name` is hooked and `handle` would have answered with the driver's own
 // function; nullptr to let the C library answer.
 void* override_answer(void* handle, const char* name) {
-  if (name == nullptr || std::strncmp(name, "cu", 2) != 0 || loading_real_driver()) return nullptr;
+  if (loading_real_driver()) return nullptr;
   const HookRow* row = find_hook_by_symbol(name);
   if (row == nullptr || !real_driver_loaded()) return nullptr;
   const auto index = static_cast<HookIndex>(row - hook_rows().data());
@@ -32,13 +30,26 @@ void* override_answer(void* handle, const char* name) {
 }  // namespace
 }  // namespace tidepool::intercept
 
+// The sanitizer runtimes look their own interceptors up with dlsym while they initialize, before
+// instrumented code may run: these entry points are not instrumented, and leave everything but
+// driver names to the C library before touching anything that is.
+#define TIDEPOOL_UNINSTRUMENTED __attribute__((used, no_sanitize("address", "undefined")))
+
 extern "C" {
 // Called from the trampoline below.
-__attribute__((used)) void* tidepool_dlsym_override(void* handle, const char* name) {
+TIDEPOOL_UNINSTRUMENTED void* tidepool_dlsym_override(void* handle, const char* name) {
+  if (name == nullptr || name[0] != 'c' || name[1] != 'u') return nullptr;
   return tidepool::intercept::override_answer(handle, name);
 }
 // Called from the trampoline below: the C library's own dlsym.
-__attribute__((used)) void* tidepool_real_dlsym_pointer() { return tidepool::intercept::libc_dlsym_address(); }
+TIDEPOOL_UNINSTRUMENTED void* tidepool_real_dlsym_pointer() {
+  // Racing first calls find the same answer; a plain word is enough.
+  static void* real = nullptr;
+  if (real == nullptr) real = dlvsym(RTLD_NEXT, "dlsym", "GLIBC_2.34");
+  if (real == nullptr) real = dlvsym(RTLD_NEXT, "dlsym", "GLIBC_2.2.5");
+  if (real == nullptr) real = dlvsym(RTLD_NEXT, "dlsym", "GLIBC_2.17");
+  return real;
+}
 }
 
 #if defined(__x86_64__)

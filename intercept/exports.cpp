@@ -41,10 +41,12 @@ struct Wrapper<R(CUDAAPI*)(Args...)> {
 
 // The pointer each exported trampoline jumps through.
 #define TIDEPOOL_SLOT(api, symbol, version, mode)                                                 \
-  extern "C" __attribute__((used)) constinit PFN_##api##_##version tidepool_slot_##symbol =      \
+  extern "C" {                                                                                    \
+  __attribute__((used)) constinit PFN_##api##_##version tidepool_slot_##symbol =                 \
       &tidepool::intercept::Wrapper<PFN_##api##_##version>::call<                                 \
-          tidepool::intercept::HookIndex::k_##symbol, tidepool::intercept::StreamMode::mode,         \
-          &tidepool::intercept::on_##api>;
+          tidepool::intercept::HookIndex::k_##symbol, tidepool::intercept::StreamMode::mode,      \
+          &tidepool::intercept::on_##api>;                                                        \
+  }
 TIDEPOOL_HOOK_LIST(TIDEPOOL_SLOT)
 #undef TIDEPOOL_SLOT
 

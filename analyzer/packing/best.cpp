@@ -20,6 +20,9 @@ constexpr std::size_t kExactMaxItems = 5000;
 constexpr std::int64_t kExactMaxPairs = 20'000'000;
 // Above this many items, a greedy pass costs seconds: only the cheapest orders run.
 constexpr std::size_t kLargeInstance = 200'000;
+// The share of the time left after the greedy portfolio that the exact search gets; local search
+// over the order has the rest.
+constexpr double kExactShare = 0.7;
 
 class Portfolio {
  public:
@@ -28,18 +31,22 @@ class Portfolio {
 
   Solution run() {
     run_greedy();
-    if (done()) return std::move(best_.solution);
+    if (done(deadline_)) return std::move(best_.solution);
     const std::size_t n = problem_.items.size();
     if (n <= kExactMaxItems && ExactSearch::overlap_pairs(problem_) <= kExactMaxPairs) {
-      run_exact();
-    } else {
-      best_ = improve_order(problem_, timeline_, std::move(best_), lower_bound_, deadline_, 1);
+      run_exact(Deadline::after_seconds(kExactShare * deadline_.seconds_left()));
+    }
+    if (!done(deadline_)) {
+      best_ = improve_order(problem_, timeline_, std::move(best_), proven_infeasible_ + 1, deadline_, 1);
     }
     return std::move(best_.solution);
   }
 
  private:
-  bool done() const { return best_.solution.height <= lower_bound_ || deadline_.passed(); }
+  // Done when the best height is proven optimal, or at the deadline.
+  bool done(Deadline deadline) const {
+    return best_.solution.height <= proven_infeasible_ + 1 || deadline.passed();
+  }
 
   void consider(std::vector<std::size_t> order, Placer placer, std::vector<Bytes> offsets) {
     const Bytes height = height_of(problem_, offsets);
@@ -61,7 +68,7 @@ class Portfolio {
         Run{OrderKey::length_size, Placer::lowest_first}, Run{OrderKey::start, Placer::gaps_best},
     };
     for (const Run& run : runs) {
-      if (!best_.order.empty() && done()) return;
+      if (!best_.order.empty() && done(deadline_)) return;
       if (large && run.placer != Placer::lowest_first) continue;
       std::vector<std::size_t> order = order_by(problem_, timeline_, run.key);
       std::vector<Bytes> offsets = place(problem_, timeline_, order, run.placer);
@@ -71,18 +78,18 @@ class Portfolio {
 
   // Tries a capacity with each preorder; returns whether it was found, proven infeasible or not.
   SearchStatus attempt(ExactSearch& search, std::span<const std::vector<std::size_t>> preorders,
-                       Bytes capacity, std::int64_t budget) {
+                       Bytes capacity, std::int64_t budget, Deadline deadline) {
     std::vector<Bytes> offsets;
     for (const auto& preorder : preorders) {
-      const SearchStatus status = search.run(preorder, capacity, budget, deadline_, offsets);
+      const SearchStatus status = search.run(preorder, capacity, budget, deadline, offsets);
       if (status == SearchStatus::found) consider(preorder, Placer::lowest_first, std::move(offsets));
       if (status != SearchStatus::gave_up) return status;
-      if (deadline_.passed()) break;
+      if (deadline.passed()) break;
     }
     return SearchStatus::gave_up;
   }
 
-  void run_exact() {
+  void run_exact(Deadline deadline) {
     ExactSearch search(problem_, timeline_);
     // Which preorder leads the search to a packing soonest varies a lot between instances, so
     // every budget is tried with all of them (at the lower bound) before the budget doubles;
@@ -93,16 +100,15 @@ class Portfolio {
       preorders.push_back(order_by(problem_, timeline_, key));
     }
     constexpr std::size_t kBisectionPreorders = 3;
-    Bytes proven_infeasible = lower_bound_ - 1;  // no packing fits at this capacity or below
     std::int64_t budget = static_cast<std::int64_t>(problem_.items.size());
-    while (!done() && proven_infeasible + 1 < best_.solution.height) {
+    while (!done(deadline) && proven_infeasible_ + 1 < best_.solution.height) {
       budget *= 2;
-      Bytes failed = proven_infeasible;  // highest capacity that failed at this budget
+      Bytes failed = proven_infeasible_;  // highest capacity that failed at this budget
       Bytes capacity = failed + 1;
       std::span<const std::vector<std::size_t>> tried = preorders;
-      while (!done() && failed + 1 < best_.solution.height) {
-        const SearchStatus status = attempt(search, tried, capacity, budget);
-        if (status == SearchStatus::infeasible) proven_infeasible = std::max(proven_infeasible, capacity);
+      while (!done(deadline) && failed + 1 < best_.solution.height) {
+        const SearchStatus status = attempt(search, tried, capacity, budget, deadline);
+        if (status == SearchStatus::infeasible) proven_infeasible_ = std::max(proven_infeasible_, capacity);
         if (status != SearchStatus::found) failed = capacity;
         capacity = failed + (best_.solution.height - failed) / 2;
         tried = tried.first(std::min(tried.size(), kBisectionPreorders));
@@ -114,6 +120,7 @@ class Portfolio {
   const Timeline timeline_;
   const Bytes lower_bound_;
   const Deadline deadline_;
+  Bytes proven_infeasible_ = lower_bound_ - 1;  // no packing fits at this capacity or below
   OrderedSolution best_;
 };
 

@@ -15,8 +15,8 @@ struct NetworkOptions {
   std::string model;
   std::uint64_t batch = 0;  // 0: the model's default
   std::uint64_t seq = 0;    // 0: the model's default (transformers over text only)
-  std::uint64_t layers = 0;  // 0: the model's depth; transformers can be made deeper or shallower
   Roofline roofline;
+  std::uint64_t layers = 0;  // 0: the model's depth; transformers can be made deeper or shallower
 };
 
 // std::invalid_argument for an unknown model, a sequence longer than the model's positions, or

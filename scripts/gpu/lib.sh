@@ -3,26 +3,36 @@
 # Sourced, never run. Expects: BUILD, WORK (logs), RESULTS (tsv), FIGURES (tsv), SIM_DIR,
 # REAL_DRIVER_DIR (empty on a GPU; simcuda's folder under TIDEPOOL_GPU_CHECK_FAKE_DRIVER).
 
-# Longest any single program may run before it counts as hung.
-: "${TIDEPOOL_GPU_CHECK_TIMEOUT:=180}"
+# Longest any single program may run before it counts as hung, and the whole run's budget (s).
+: "${TIDEPOOL_GPU_CHECK_TIMEOUT:=120}"
+: "${TIDEPOOL_GPU_CHECK_BUDGET:=450}"
+
+# seconds_left: what remains of the whole run's budget.
+seconds_left() {
+  echo $((TIDEPOOL_GPU_CHECK_BUDGET - SECONDS))
+}
 
 # record CHECK STATUS MESSAGE: one result line (printed now, and kept for the summary and JSON).
+# Messages name logs relative to $WORK, the root of logs.tar.gz.
 record() {
-  local check=$1 status=$2 message=$3
+  local check=$1 status=$2 message=${3//$'\n'/ }
   printf '%-4s %-28s %s\n' "$status" "$check" "$message"
   printf '%s\t%s\t%s\n' "$check" "$status" "${message//$'\t'/ }" >>"$RESULTS"
 }
 
 # figure CHECK KEY VALUE: one number (or short text) for the JSON of all figures.
 figure() {
-  printf '%s\t%s\t%s\n' "$1" "$2" "${3//$'\t'/ }" >>"$FIGURES"
+  local value=${3//$'\n'/ }
+  printf '%s\t%s\t%s\n' "$1" "$2" "${value//$'\t'/ }" >>"$FIGURES"
 }
 
 # run_logged LOG CMD...: runs CMD with a time limit, stdout to LOG.out, stderr to LOG.err;
 # returns its exit status (124 when it ran out of time).
 run_logged() {
-  local log=$1; shift
-  timeout --kill-after=10 "$TIDEPOOL_GPU_CHECK_TIMEOUT" "$@" >"$log.out" 2>"$log.err"
+  local log=$1 limit=$TIDEPOOL_GPU_CHECK_TIMEOUT left; shift
+  left=$(seconds_left)
+  [ "$left" -lt "$limit" ] && limit=$((left > 10 ? left : 10))
+  timeout --kill-after=10 "$limit" "$@" >"$log.out" 2>"$log.err"
 }
 
 # on_real LOG CMD...: run_logged on the real driver (simcuda's folder first in the library path
@@ -45,6 +55,14 @@ on_sim() {
 # value_of KEY FILE: the text after "KEY: " on the last line that starts so (empty when none).
 value_of() {
   sed -n "s/^$1: *//p" "$2" 2>/dev/null | tail -n 1
+}
+
+# printed KEY LOG: value_of KEY in LOG.out, else in LOG.err.
+printed() {
+  local value
+  value=$(value_of "$1" "$2.out")
+  [ -n "$value" ] || value=$(value_of "$1" "$2.err")
+  echo "$value"
 }
 
 # bookkeeping FIELD FILE: one field of an example's own `bookkeeping: {...}` line.
@@ -86,9 +104,13 @@ with_sampler() {
   local peak_file="$WORK/$name.devpeak" sampler="" status
   echo "n/a" >"$peak_file"
   if [ -z "$REAL_DRIVER_DIR" ] && python3 -c 'import pynvml' 2>/dev/null; then
-    python3 "$GPU_SCRIPTS/mem_sampler.py" "$peak_file" &
+    rm -f "$peak_file.ready"
+    python3 "$GPU_SCRIPTS/mem_sampler.py" "$peak_file" 2>"$peak_file.err" &
     sampler=$!
-    sleep 0.5  # its baseline comes first
+    local tries=0  # its baseline comes first (at most 10 s)
+    while [ ! -e "$peak_file.ready" ] && [ $tries -lt 100 ] && kill -0 "$sampler" 2>/dev/null; do
+      sleep 0.1; tries=$((tries + 1))
+    done
   fi
   "$@"
   status=$?

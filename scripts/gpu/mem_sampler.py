@@ -2,7 +2,7 @@
 """Watches GPU 0's used memory through NVML until SIGTERM, for scripts/gpu/check.sh.
 
 usage: mem_sampler.py OUT_FILE
-Samples every millisecond or so; at SIGTERM writes one line to OUT_FILE: the peak used bytes minus
+Creates OUT_FILE.ready once it has read the baseline, then samples every millisecond or so; at SIGTERM writes one line to OUT_FILE: the peak used bytes minus
 the used bytes at start (the program's own footprint on the card, its context included), or
 "n/a" if NVML did not answer. A driver-side figure, independent of tidepool's trace.
 """
@@ -26,6 +26,8 @@ def main() -> int:
         pynvml.nvmlInit()
         handle = pynvml.nvmlDeviceGetHandleByIndex(0)
         baseline = peak = pynvml.nvmlDeviceGetMemoryInfo(handle).used
+        with open(out + ".ready", "w", encoding="utf-8"):
+            pass  # the caller starts its program once the baseline is read
         while not stop:
             peak = max(peak, pynvml.nvmlDeviceGetMemoryInfo(handle).used)
             time.sleep(0.001)

@@ -3,7 +3,8 @@
 
 usage: report_fields.py REPORT.json FIELD
 FIELD is a key of the process with the highest peak_requested_bytes (dots reach into objects,
-e.g. runtime.pool_hits), or `process_count`. Prints nothing and exits 1 when it is absent.
+e.g. runtime.pool_hits), or `process_count`; FIELD.nonzero prints an object's non-zero entries as
+`key=value` words. Prints nothing and exits 1 when the field is absent.
 """
 import json
 import sys
@@ -19,11 +20,17 @@ def main() -> int:
     if not processes:
         return 1
     value = max(processes, key=lambda p: p.get("peak_requested_bytes", 0))
+    nonzero = field.endswith(".nonzero")
+    if nonzero:
+        field = field[: -len(".nonzero")]
     for key in field.split("."):
         if not isinstance(value, dict) or key not in value:
             return 1
         value = value[key]
-    print(json.dumps(value) if isinstance(value, (dict, list)) else value)
+    if nonzero and isinstance(value, dict):
+        print(" ".join(f"{k}={v}" for k, v in value.items() if v) or "all zero")
+    else:
+        print(json.dumps(value) if isinstance(value, (dict, list)) else value)
     return 0
 
 

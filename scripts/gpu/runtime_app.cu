@@ -100,7 +100,7 @@ int main(int argc, char** argv) {
     book.launched();
     fill<<<kBlocks, kThreads>>>(b, (size_t{1} << 20) + size_t(it) * 37, 3 * it + 1);
     book.launched();
-    book.free(b);  // freed before its reader is queued: a is read, b's replacement is used
+    book.free(b);  // short-lived: written once, freed while a is still live
     float* c = book.allocate(size_t{2} << 20);
     fill<<<kBlocks, kThreads>>>(c, size_t{2} << 20, it + 11);
     book.launched();

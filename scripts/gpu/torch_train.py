@@ -33,6 +33,13 @@ def parse_args() -> argparse.Namespace:
     return args
 
 
+class GlobalMeanPool(torch.nn.Module):
+    """ResNet's AdaptiveAvgPool2d(1) as a mean, whose backward is deterministic on CUDA."""
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return x.mean(dim=(2, 3), keepdim=True)
+
+
 def parameter_checksum(model: torch.nn.Module) -> str:
     digest = hashlib.blake2b(digest_size=8)
     for parameter in model.parameters():
@@ -45,9 +52,13 @@ def main() -> None:
     torch.manual_seed(args.seed)
     torch.backends.cudnn.benchmark = False
     torch.backends.cudnn.deterministic = True
-    torch.use_deterministic_algorithms(True)
+    # Warn rather than stop on an op with no deterministic kernel: the memory figures still count,
+    # and two runs' checksums then show whether the results moved.
+    torch.use_deterministic_algorithms(True, warn_only=True)
     device = torch.device("cuda")
-    model = getattr(torchvision.models, args.model)(weights=None).to(device)
+    model = getattr(torchvision.models, args.model)(weights=None)
+    model.avgpool = GlobalMeanPool()
+    model = model.to(device)
     optimizer = torch.optim.SGD(model.parameters(), lr=0.01, momentum=0.9)
     loss_fn = torch.nn.CrossEntropyLoss()
     data = torch.Generator(device=device).manual_seed(args.seed)

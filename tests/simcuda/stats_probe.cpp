@@ -2,6 +2,8 @@
 //   plain 1000 + pitched (512 x 3) + async 3000 + VMM 2 MiB, peak 1000 + 1536 + 3000 + 2 MiB;
 //   4 allocations, 3 frees (the plain one stays allocated), 2 kernel launches.
 // With the argument `fork`, it also forks a child that exits at once while work is queued.
+// With the argument `graph`, it also captures one more launch into a graph and launches it 3 times.
+// With the argument `managed`, it also allocates managed memory: 5000 bytes freed, 7000 kept.
 #include <cuda.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -49,6 +51,29 @@ int main(int argc, char** argv) {
   void* params[] = {&flops, &bytes};
   check(cuLaunchKernel(work, 1, 1, 1, 1, 1, 1, 0, nullptr, params, nullptr), "cuLaunchKernel");
   check(cuLaunchKernel(work, 1, 1, 1, 1, 1, 1, 0, nullptr, params, nullptr), "cuLaunchKernel");
+
+  if (argc > 1 && std::strcmp(argv[1], "graph") == 0) {
+    CUstream stream = nullptr;
+    check(cuStreamCreate(&stream, CU_STREAM_DEFAULT), "cuStreamCreate");
+    check(cuStreamBeginCapture(stream, CU_STREAM_CAPTURE_MODE_GLOBAL), "cuStreamBeginCapture");
+    check(cuLaunchKernel(work, 1, 1, 1, 1, 1, 1, 0, stream, params, nullptr), "cuLaunchKernel (captured)");
+    CUgraph graph = nullptr;
+    check(cuStreamEndCapture(stream, &graph), "cuStreamEndCapture");
+    CUgraphExec exec = nullptr;
+    check(cuGraphInstantiate(&exec, graph, 0), "cuGraphInstantiate");
+    for (int i = 0; i < 3; ++i) check(cuGraphLaunch(exec, stream), "cuGraphLaunch");
+    check(cuStreamSynchronize(stream), "cuStreamSynchronize");
+    check(cuGraphExecDestroy(exec), "cuGraphExecDestroy");
+    check(cuGraphDestroy(graph), "cuGraphDestroy");
+    check(cuStreamDestroy(stream), "cuStreamDestroy");
+  }
+
+  if (argc > 1 && std::strcmp(argv[1], "managed") == 0) {
+    CUdeviceptr freed = 0, kept = 0;
+    check(cuMemAllocManaged(&freed, 5000, CU_MEM_ATTACH_GLOBAL), "cuMemAllocManaged");
+    check(cuMemAllocManaged(&kept, 7000, CU_MEM_ATTACH_GLOBAL), "cuMemAllocManaged");
+    check(cuMemFree(freed), "cuMemFree (managed)");
+  }
 
   if (argc > 1 && std::strcmp(argv[1], "fork") == 0) {
     const pid_t child = fork();

@@ -54,6 +54,22 @@ TEST(SimcudaStats, AForkedChildNeitherWaitsNorWrites) {
   EXPECT_EQ(stats["kernel_launches"], 2);
 }
 
+TEST(SimcudaStats, EveryGraphLaunchCountsItsKernels) {
+  const auto stats = run_probe("graph");
+  EXPECT_EQ(stats["kernel_launches"], 2 + 3);  // the captured launch itself ran nothing
+  EXPECT_EQ(stats["simulated_time_ns"], 5 * 1003000);
+}
+
+TEST(SimcudaStats, ManagedMemoryIsCountedApartFromDeviceMemory) {
+  const auto stats = run_probe("managed");
+  EXPECT_EQ(stats["managed_allocations"], 2);
+  EXPECT_EQ(stats["peak_managed_bytes"], 5000 + 7000);
+  EXPECT_EQ(stats["managed_bytes_at_exit"], 7000);
+  EXPECT_EQ(stats["allocations"], 4);  // the device figures are those of the plain run
+  EXPECT_EQ(stats["frees"], 3);
+  EXPECT_EQ(stats["peak_requested_bytes"], 1000 + 512 * 3 + 3000 + (2 << 20));
+}
+
 TEST(SimcudaStats, BadSettingsAreOneLineErrors) {
   const std::string command = "SIMCUDA_MEMORY=12Q " SIMCUDA_STATS_PROBE " 2>&1";
   FILE* pipe = popen(command.c_str(), "r");

@@ -28,6 +28,12 @@ TEST(Networks, ParameterCountsMatchThePublishedModels) {
   EXPECT_EQ(build("vit-l", 2).parameters, 304'326'632u);           // ViT-L/16, 1000 classes
 }
 
+TEST(Networks, TransformersCanBeMadeDeeper) {
+  const Program base = build("gpt2-xl", 1, 16);
+  const Program deeper = build_network({"gpt2-xl", 1, 16, {parse_gpu("h200")}, 96});
+  EXPECT_EQ(deeper.parameters - base.parameters, 48ull * 30'740'800);  // 48 more blocks
+}
+
 TEST(Networks, TensorShapesFollowBatchSequenceAndDtype) {
   const Program gpt = build("gpt2-xl", 8, 1024);
   EXPECT_EQ(bytes_of(gpt, "h.0.attn.scores.out"), 8ull * 25 * 1024 * 1024 * 2);  // [b, heads, s, s] bf16
@@ -71,6 +77,7 @@ TEST(Networks, BadOptionsAreRejected) {
   EXPECT_THROW(build("gpt2-xl", 1, 2048), std::invalid_argument);
   EXPECT_THROW(build("bert-large", 1, 513), std::invalid_argument);
   EXPECT_THROW(build("resnet50", 1, 128), std::invalid_argument);
+  EXPECT_THROW((build_network({"resnet50", 1, 0, {parse_gpu("h200")}, 60})), std::invalid_argument);
   EXPECT_THROW((build_network({"resnet50", 1, 0, {parse_gpu("v100"), Dtype::bf16}})), std::invalid_argument);
 }
 

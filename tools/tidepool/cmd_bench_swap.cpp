@@ -2,7 +2,10 @@
 // 0%, 1% and 5% allowed slowdown, the unoptimized peak, the planned peak, the simulated slowdown,
 // the bytes moved, the floor and the link bound, and how long planning took.
 #include <CLI/CLI.hpp>
+#include <algorithm>
+#include <charconv>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <iostream>
 #include <memory>
@@ -26,7 +29,7 @@ struct BenchSwapOptions {
   std::vector<std::string> traces;
   std::string link = "pcie5";
   std::string planner = "all";
-  std::vector<double> slowdowns = {0, 1, 5};
+  std::string slowdowns = "0,1,5";
   bool json = false;
 };
 
@@ -50,6 +53,23 @@ swap::TraceWindow iteration_window(const trace::Trace& trace, const std::string&
   const iteration::Range range = detection->reference_iteration();
   const std::size_t end = range.end < stream.events.size() ? stream.events[range.end].source : trace.events.size();
   return {stream.events[range.begin].source, end};
+}
+
+// "0,1,5" -> {0, 1, 5}; each a finite percentage >= 0.
+std::vector<double> parse_slowdowns(const std::string& text) {
+  std::vector<double> values;
+  std::size_t from = 0;
+  while (from <= text.size()) {
+    const std::size_t comma = std::min(text.find(',', from), text.size());
+    const std::string item = text.substr(from, comma - from);
+    double value = -1;
+    const auto [end, error] = std::from_chars(item.data(), item.data() + item.size(), value);
+    if (item.empty() || error != std::errc{} || end != item.data() + item.size() || !(value >= 0) || !std::isfinite(value))
+      throw UsageError("--slowdowns takes percentages >= 0 separated by commas, not '" + text + "'");
+    values.push_back(value);
+    from = comma + 1;
+  }
+  return values;
 }
 
 void print_header() {
@@ -103,14 +123,13 @@ void bench_swap(const BenchSwapOptions& o) {
   } catch (const std::invalid_argument& e) {
     throw UsageError(e.what());
   }
-  for (double pct : o.slowdowns)
-    if (!(pct >= 0)) throw UsageError("--slowdowns must be percentages >= 0");
+  const std::vector<double> slowdowns = parse_slowdowns(o.slowdowns);
   std::vector<Row> rows;
   if (!o.json) print_header();
   for (const std::string& path : o.traces) {
     const trace::Trace trace = trace::read_trace(path);
     const swap::Model model = swap::model_from_trace(trace, iteration_window(trace, path));
-    for (double pct : o.slowdowns)
+    for (double pct : slowdowns)
       for (swap::Planner planner : planners) {
         Row row{path, trace.header.synthetic, std::string(swap::to_string(planner)), pct, {}, 0};
         const auto start = std::chrono::steady_clock::now();
@@ -131,7 +150,7 @@ void add_bench_swap(CLI::App& bench) {
   cmd->add_option("traces", o->traces, "Trace files (e.g. from tidepool synth)");
   cmd->add_option("--link", o->link, "pcie4, pcie5, nvlink-c2c, or a bandwidth in GB/s")->capture_default_str();
   cmd->add_option("--planner", o->planner, "paper, best or all")->capture_default_str();
-  cmd->add_option("--slowdowns", o->slowdowns, "Allowed slowdowns in percent")->delimiter(',')->capture_default_str();
+  cmd->add_option("--slowdowns", o->slowdowns, "Allowed slowdowns in percent, comma-separated")->capture_default_str();
   cmd->add_flag("--json", o->json, "Print one JSON array of results");
   cmd->callback([o] { bench_swap(*o); });
 }

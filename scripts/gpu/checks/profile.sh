@@ -23,8 +23,8 @@ check_profile_example() {  # NAME
   local status=$? checksum report="$WORK/$run.report.json"
   checksum=$(value_of checksum "$WORK/$run.out")
   local problems=()
-  [ "$status" = "${PLAIN_STATUS[$name]}" ] || problems+=("exit $status, plain ${PLAIN_STATUS[$name]}")
-  [ -n "$checksum" ] && [ "$checksum" = "${PLAIN_CHECKSUM[$name]}" ] ||
+  [ "$status" = "${PLAIN_STATUS[$name]:-}" ] || problems+=("exit $status, plain ${PLAIN_STATUS[$name]:-}")
+  [ -n "$checksum" ] && [ "$checksum" = "${PLAIN_CHECKSUM[$name]:-}" ] ||
     problems+=("checksum ${checksum:-none}, plain ${PLAIN_CHECKSUM[$name]:-none}")
   figure "$check" exit_code "$status"
   figure "$check" checksum "$checksum"
@@ -40,11 +40,11 @@ check_profile_example() {  # NAME
   done
   local message="report/program:$text; exit $status; checksum ${checksum:-none}"
   if [ ! -f "$report" ]; then
-    record "$check" FAIL "no report: $(head -c 300 "$WORK/$run.report.json.err" 2>/dev/null) (logs: $WORK/$run.*)"
+    record "$check" FAIL "no report: $(head -c 300 "$WORK/$run.report.json.err" 2>/dev/null) (logs: $run.*)"
   elif [ ${#problems[@]} -eq 0 ]; then
     record "$check" PASS "$message"
   else
-    record "$check" FAIL "$message; differs: ${problems[*]}"
+    record "$check" FAIL "$message; differs: $(IFS=","; echo "${problems[*]}")"
   fi
 }
 

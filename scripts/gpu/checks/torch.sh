@@ -9,12 +9,15 @@
 : "${TIDEPOOL_GPU_TORCH_ARGS:=--model resnet18 --batch 32 --steps 8}"
 TORCH_ASYNC_ENV="PYTORCH_CUDA_ALLOC_CONF=backend:cudaMallocAsync"
 
-# torch_unavailable: why the torch checks cannot run here (empty when they can).
-torch_unavailable() {
+# find_torch: sets TORCH_MISSING to why the torch checks cannot run here (empty when they can);
+# asks python3 once.
+find_torch() {
+  [ -n "${TORCH_MISSING+set}" ] && return
+  TORCH_MISSING=""
   if [ -n "$REAL_DRIVER_DIR" ]; then
-    echo "the real driver is faked by simcuda, which cannot run the CUDA runtime library"
+    TORCH_MISSING="the real driver is faked by simcuda, which cannot run the CUDA runtime library"
   elif ! python3 -c 'import torch, torchvision, sys; sys.exit(0 if torch.cuda.is_available() else 1)' 2>/dev/null; then
-    echo "python3 has no torch+torchvision with a usable GPU"
+    TORCH_MISSING="python3 has no torch+torchvision with a usable GPU"
   fi
 }
 
@@ -28,15 +31,15 @@ torch_figures() {
 }
 
 check_torch() {
-  local why; why=$(torch_unavailable)
-  if [ -n "$why" ]; then
-    record torch SKIP "$why"
+  find_torch
+  if [ -n "$TORCH_MISSING" ]; then
+    record torch SKIP "$TORCH_MISSING"
     return
   fi
   local script="$GPU_SCRIPTS/torch_train.py"
   local -a args
   read -ra args <<<"$TIDEPOOL_GPU_TORCH_ARGS"
-  with_sampler torch.native on_real "$WORK/torch.native" env -u PYTORCH_CUDA_ALLOC_CONF python3 "$script" "${args[@]}"
+  with_sampler torch.native on_real "$WORK/torch.native" python3 "$script" "${args[@]}"
   local native=$?
   with_sampler torch.async on_real "$WORK/torch.async" env "$TORCH_ASYNC_ENV" python3 "$script" "${args[@]}"
   local async=$?
@@ -46,11 +49,10 @@ check_torch() {
     record torch SKIP "plain runs only (exit $native, $async): no tidepool in $BUILD"
     return
   fi
-  with_sampler traced.torch traced traced.torch --framework torch -- \
-    env -u PYTORCH_CUDA_ALLOC_CONF python3 "$script" "${args[@]}"
+  with_sampler traced.torch traced traced.torch --framework torch -- python3 "$script" "${args[@]}"
   local status=$? log="$WORK/traced.torch" report="$WORK/traced.torch.report.json"
   torch_figures torch.traced "$log"
-  local torch_peak report_peak ratio sum async_sum
+  local torch_peak report_peak="" ratio sum async_sum
   torch_peak=$(value_of max_memory_allocated "$log.out")
   [ -f "$report" ] && report_peak=$(report_field peak_requested_bytes "$report")
   ratio=$(python3 -c 'import sys; print("%.4f" % (int(sys.argv[1]) / int(sys.argv[2])))' "${report_peak:-x}" "${torch_peak:-x}" 2>/dev/null)
@@ -61,11 +63,16 @@ check_torch() {
   figure torch.traced peak_ratio_report_over_torch "$ratio"
   sum=$(value_of checksum "$log.out"); async_sum=$(value_of checksum "$WORK/torch.async.out")
   local same=no; [ -n "$sum" ] && [ "$sum" = "$async_sum" ] && same=yes
-  local message="report peak ${report_peak:-none} / torch max_memory_allocated ${torch_peak:-none} = ratio ${ratio:-n/a} (tol $TIDEPOOL_GPU_TORCH_PEAK_RTOL); loss $(value_of loss "$log.out") vs plain-async $(value_of loss "$WORK/torch.async.out"), checksums equal: $same; step ms traced $(value_of step_time_ms "$log.out") plain-async $(value_of step_time_ms "$WORK/torch.async.out") native $(value_of step_time_ms "$WORK/torch.native.out")"
+  local message="report peak ${report_peak:-none} / torch max_memory_allocated ${torch_peak:-none}"
+  message+=" = ratio ${ratio:-n/a} (tol $TIDEPOOL_GPU_TORCH_PEAK_RTOL)"
+  message+="; loss $(value_of loss "$log.out") vs plain-async $(value_of loss "$WORK/torch.async.out")"
+  message+=", checksums equal: $same; step ms traced $(value_of step_time_ms "$log.out")"
+  message+=" plain-async $(value_of step_time_ms "$WORK/torch.async.out")"
+  message+=" native $(value_of step_time_ms "$WORK/torch.native.out")"
   local within=no
   [ -n "$ratio" ] && at_most "$(relative_difference "$report_peak" "$torch_peak")" "$TIDEPOOL_GPU_TORCH_PEAK_RTOL" && within=yes
   if [ "$native" -ne 0 ] || [ "$async" -ne 0 ] || [ "$status" -ne 0 ]; then
-    record torch FAIL "exit native $native, async $async, traced $status; $message (logs: $WORK/torch.*, $log.*)"
+    record torch FAIL "exit native $native, async $async, traced $status; $message (logs: torch.*, traced.torch.*)"
   elif [ "$within" = yes ] && [ "$same" = yes ]; then
     record torch PASS "$message"
   else

@@ -1,4 +1,5 @@
 // The cuCtx* and cuDevicePrimaryCtx* entry points.
+#include "tools/simcuda/src/capture.h"
 #include "tools/simcuda/src/context.h"
 #include "tools/simcuda/src/scheduler.h"
 
@@ -136,6 +137,7 @@ SIMCUDA_API CUresult cuCtxSynchronize() {
   return guard([&] {
     Context* ctx = nullptr;
     if (const CUresult r = require_context(ctx); r != CUDA_SUCCESS) return r;
+    if (const CUresult r = capture_gate(nullptr, true); r != CUDA_SUCCESS) return r;
     synchronize_context(*ctx);
     return CUDA_SUCCESS;
   });
@@ -147,6 +149,7 @@ SIMCUDA_API CUresult cuCtxSynchronize_v2(CUcontext handle) {
     if (const CUresult r = require_init(); r != CUDA_SUCCESS) return r;
     ctx = handle != nullptr ? find_context(handle) : current_context();
     if (ctx == nullptr) return CUDA_ERROR_INVALID_CONTEXT;
+    if (const CUresult r = capture_gate(nullptr, true); r != CUDA_SUCCESS) return r;
     synchronize_context(*ctx);
     return CUDA_SUCCESS;
   });

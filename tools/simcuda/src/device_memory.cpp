@@ -136,7 +136,7 @@ void heap_release(uint64_t address, uint64_t requested) {
     // Pages wholly inside the free block hold no live allocation: touching them faults.
     const Range pages = inner_pages(m.heap.release(address, size));
     if (pages.size > 0) mprotect(reinterpret_cast<void*>(pages.begin), pages.size, PROT_NONE);
-    m.resident_free += pages.size;
+    m.resident_free += size;
     if (m.resident_free > resident_free_limit()) {
       m.heap.for_each_free([](const Range& block) {
         const Range free_pages = inner_pages(block);

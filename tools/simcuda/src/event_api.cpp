@@ -3,6 +3,7 @@
 #include <memory>
 #include <mutex>
 
+#include "tools/simcuda/src/capture.h"
 #include "tools/simcuda/src/event.h"
 #include "tools/simcuda/src/scheduler.h"
 #include "tools/simcuda/src/timeline.h"
@@ -39,6 +40,7 @@ CUresult record(CUevent handle, CUstream stream_handle, bool per_thread) {
   if (const CUresult r = with_event(handle, [](Event&) { return CUDA_SUCCESS; }); r != CUDA_SUCCESS) return r;
   Stream* stream = nullptr;
   if (const CUresult r = resolve_stream(stream_handle, per_thread, stream); r != CUDA_SUCCESS) return r;
+  if (const CUresult r = capture_gate(stream, false); r != CUDA_SUCCESS) return r;
   OpPtr op = enqueue(*stream, Engine::none, 0, nullptr);
   return with_event(handle, [&](Event& e) {
     e.record = std::move(op);
@@ -52,6 +54,7 @@ CUresult elapsed(float* ms, CUevent start, CUevent end) {
   for (int i = 0; i < 2; ++i) {
     const CUresult r = with_event(i == 0 ? start : end, [&](Event& e) {
       if (e.record == nullptr || (e.flags & CU_EVENT_DISABLE_TIMING)) return CUDA_ERROR_INVALID_HANDLE;
+      if (e.record->captured != nullptr) return CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;  // never runs
       records[i] = e.record;
       return CUDA_SUCCESS;
     });

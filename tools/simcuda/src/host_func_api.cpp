@@ -1,6 +1,7 @@
 // cuLaunchHostFunc and cuStreamAddCallback: host functions run in stream order on the stream's
 // worker and take no simulated time. As on a real driver, they must not call the CUDA API.
 #include "tools/simcuda/src/api.h"
+#include "tools/simcuda/src/capture.h"
 #include "tools/simcuda/src/scheduler.h"
 
 using namespace simcuda;
@@ -11,6 +12,8 @@ CUresult host_func(CUstream handle, CUhostFn fn, void* user_data, bool per_threa
   if (fn == nullptr) return CUDA_ERROR_INVALID_VALUE;
   Stream* stream = nullptr;
   if (const CUresult r = resolve_stream(handle, per_thread, stream); r != CUDA_SUCCESS) return r;
+  if (const CUresult r = capture_gate(stream, false); r != CUDA_SUCCESS) return r;
+  if (const CUresult r = capture_gate(stream, false); r != CUDA_SUCCESS) return r;
   enqueue(*stream, Engine::none, 0, [fn, user_data](Op&) { fn(user_data); });
   return CUDA_SUCCESS;
 }

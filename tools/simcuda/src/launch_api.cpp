@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "tools/simcuda/src/api.h"
+#include "tools/simcuda/src/capture.h"
 #include "tools/simcuda/src/fault_handler.h"
 #include "tools/simcuda/src/module.h"
 #include "tools/simcuda/src/scheduler.h"
@@ -64,9 +65,9 @@ CUresult launch(const void* handle, LaunchShape shape, CUstream stream_handle, b
   if (shape.shared_bytes > 232448) return CUDA_ERROR_INVALID_VALUE;
   Stream* stream = nullptr;
   if (const CUresult r = resolve_stream(stream_handle, per_thread, stream); r != CUDA_SUCCESS) return r;
+  if (const CUresult r = capture_gate(stream, false); r != CUDA_SUCCESS) return r;
   auto buffer = std::make_shared<std::vector<unsigned char>>();
   if (const CUresult r = pack_parameters(*f, kernel_params, extra, *buffer); r != CUDA_SUCCESS) return r;
-  stats_kernel_launch();
   const KernelInfo* twin = f->twin;
   const char* name = f->name.c_str();
   enqueue(*stream, Engine::compute, -1, [twin, name, shape, buffer](Op& op) {
@@ -87,7 +88,7 @@ CUresult launch(const void* handle, LaunchShape shape, CUstream stream_handle, b
       std::abort();
     }
     op.duration_ns = kernel_ns(work);
-  });
+  }, {}, stats_kernel_launch);
   return CUDA_SUCCESS;
 }
 

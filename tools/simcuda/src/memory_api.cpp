@@ -3,8 +3,10 @@
 
 #include "tools/simcuda/src/allocations.h"
 #include "tools/simcuda/src/api.h"
+#include "tools/simcuda/src/capture.h"
 #include "tools/simcuda/src/context.h"
 #include "tools/simcuda/src/device_memory.h"
+#include "tools/simcuda/src/managed.h"
 #include "tools/simcuda/src/mempool.h"
 #include "tools/simcuda/src/scheduler.h"
 #include "tools/simcuda/src/settings.h"
@@ -20,6 +22,7 @@ constexpr uint64_t kPitchAlignment = 512;
 CUresult allocate(CUdeviceptr* dptr, uint64_t bytes) {
   Context* ctx = nullptr;
   if (const CUresult r = require_context(ctx); r != CUDA_SUCCESS) return r;
+  if (const CUresult r = capture_gate(nullptr, true); r != CUDA_SUCCESS) return r;
   if (dptr == nullptr || bytes == 0) return CUDA_ERROR_INVALID_VALUE;
   const auto address = heap_allocate(bytes);
   if (!address) return CUDA_ERROR_OUT_OF_MEMORY;
@@ -53,7 +56,14 @@ SIMCUDA_API CUresult cuMemFree_v2(CUdeviceptr dptr) {
     Context* ctx = nullptr;
     if (const CUresult r = require_context(ctx); r != CUDA_SUCCESS) return r;
     const auto allocation = find_allocation(dptr);
+    const auto managed = allocation ? std::nullopt : find_managed(dptr);
+    if (managed && managed->begin == dptr) {  // managed memory: not a device free
+      if (const CUresult r = capture_gate(nullptr, true); r != CUDA_SUCCESS) return r;
+      synchronize_device();
+      return free_managed(dptr) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+    }
     if (!allocation || allocation->base != dptr) return CUDA_ERROR_INVALID_VALUE;
+    if (const CUresult r = capture_gate(nullptr, true); r != CUDA_SUCCESS) return r;
     // Like the real driver, a free waits for the device: nothing still running may use the memory.
     synchronize_device();
     if (allocation->pool != nullptr) return free_to_pool_now(dptr);
@@ -87,6 +97,9 @@ SIMCUDA_API CUresult cuMemGetAddressRange_v2(CUdeviceptr* pbase, size_t* psize, 
     } else if (const auto m = find_mapping(dptr)) {
       base = m->begin;
       size = m->size;
+    } else if (const auto managed = find_managed(dptr)) {
+      base = managed->begin;
+      size = managed->size;
     } else {
       return CUDA_ERROR_NOT_FOUND;
     }

@@ -1,6 +1,8 @@
 // Memory pools and their block reuse rules (see mempool.h).
 #include "tools/simcuda/src/mempool.h"
 
+#include "tools/simcuda/src/capture.h"
+
 #include <algorithm>
 #include <cstring>
 #include <map>
@@ -78,6 +80,9 @@ void make_reusable_everywhere(MemoryPool& pool, const Stream* stream) {
 CUresult pool_allocate(MemoryPool* pool, uint64_t bytes, CUstream handle, bool per_thread, CUdeviceptr& out) {
   Stream* stream = nullptr;
   if (const CUresult r = resolve_stream(handle, per_thread, stream); r != CUDA_SUCCESS) return r;
+  if (const CUresult r = capture_gate(stream, true); r != CUDA_SUCCESS) return r;
+  // Memory allocation nodes are not captured: allocating or freeing on a capturing stream is refused.
+  if (const CUresult r = capture_gate(stream, true); r != CUDA_SUCCESS) return r;
   if (bytes == 0) return CUDA_ERROR_INVALID_VALUE;
   const uint64_t block = heap_block_size(bytes);
   std::optional<uint64_t> address;

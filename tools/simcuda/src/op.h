@@ -14,6 +14,7 @@ namespace simcuda {
 enum class Engine { compute, host_to_device, device_to_host, none };
 
 struct Op;
+struct CaptureSpot;
 using OpPtr = std::shared_ptr<Op>;
 
 // The simulated schedule of an operation; guarded by the timeline's mutex.
@@ -37,6 +38,8 @@ struct Op {
   std::vector<OpPtr> wall_waits;     // operations of other streams that must finish first
   std::atomic<bool> done{false};
   SimState sim;
+  // Set on the finished stand-in returned for an operation recorded into a capture (never run).
+  std::shared_ptr<const CaptureSpot> captured;
 };
 
 // Real (wall-clock) completion.

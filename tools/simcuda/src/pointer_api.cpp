@@ -5,6 +5,7 @@
 #include "tools/simcuda/src/api.h"
 #include "tools/simcuda/src/context.h"
 #include "tools/simcuda/src/host_memory.h"
+#include "tools/simcuda/src/managed.h"
 #include "tools/simcuda/src/mempool.h"
 #include "tools/simcuda/src/vmm.h"
 
@@ -17,19 +18,24 @@ struct PointerInfo {
   uint64_t base = 0, size = 0, buffer_id = 0;
   void* pool = nullptr;
   bool vmm = false;
+  bool managed = false;
 };
 
 bool describe(uint64_t ptr, PointerInfo& info) {
   if (const auto a = find_allocation(ptr)) {
-    info = {CU_MEMORYTYPE_DEVICE, a->base, a->requested, a->id, a->pool, false};
+    info = {CU_MEMORYTYPE_DEVICE, a->base, a->requested, a->id, a->pool, false, false};
     return true;
   }
   if (const auto m = find_mapping(ptr)) {
-    info = {CU_MEMORYTYPE_DEVICE, m->begin, m->size, m->begin, nullptr, true};
+    info = {CU_MEMORYTYPE_DEVICE, m->begin, m->size, m->begin, nullptr, true, false};
+    return true;
+  }
+  if (const auto m = find_managed(ptr)) {
+    info = {CU_MEMORYTYPE_DEVICE, m->begin, m->size, m->begin, nullptr, false, true};
     return true;
   }
   if (const auto h = find_pinned(ptr, 1)) {
-    info = {CU_MEMORYTYPE_HOST, h->begin, h->size, h->begin, nullptr, false};
+    info = {CU_MEMORYTYPE_HOST, h->begin, h->size, h->begin, nullptr, false, false};
     return true;
   }
   return false;
@@ -48,12 +54,12 @@ CUresult answer(const PointerInfo& info, CUpointer_attribute attribute, uint64_t
     case CU_POINTER_ATTRIBUTE_MEMORY_TYPE: put(data, static_cast<unsigned>(info.type)); break;
     case CU_POINTER_ATTRIBUTE_DEVICE_POINTER: put(data, CUdeviceptr{ptr}); break;
     case CU_POINTER_ATTRIBUTE_HOST_POINTER:
-      if (info.type != CU_MEMORYTYPE_HOST) return CUDA_ERROR_INVALID_VALUE;
+      if (info.type != CU_MEMORYTYPE_HOST && !info.managed) return CUDA_ERROR_INVALID_VALUE;
       put(data, reinterpret_cast<void*>(ptr));
       break;
     case CU_POINTER_ATTRIBUTE_SYNC_MEMOPS: put(data, 1); break;
     case CU_POINTER_ATTRIBUTE_BUFFER_ID: put(data, static_cast<unsigned long long>(info.buffer_id)); break;
-    case CU_POINTER_ATTRIBUTE_IS_MANAGED: put(data, 0); break;
+    case CU_POINTER_ATTRIBUTE_IS_MANAGED: put(data, info.managed ? 1 : 0); break;
     case CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL: put(data, 0); break;
     case CU_POINTER_ATTRIBUTE_RANGE_START_ADDR: put(data, CUdeviceptr{info.base}); break;
     case CU_POINTER_ATTRIBUTE_RANGE_SIZE: put(data, size_t{info.size}); break;

@@ -4,6 +4,7 @@
 #include "tools/simcuda/src/allocations.h"
 #include "tools/simcuda/src/device_memory.h"
 #include "tools/simcuda/src/host_memory.h"
+#include "tools/simcuda/src/managed.h"
 #include "tools/simcuda/src/vmm.h"
 
 namespace simcuda {
@@ -14,6 +15,7 @@ Where classify(uint64_t address, uint64_t bytes) {
     return mapped_range_contains(address, bytes) ? Where::device : Where::invalid;
   }
   if (address == 0) return Where::invalid;
+  if (const auto m = find_managed(address)) return bytes <= m->begin + m->size - address ? Where::device : Where::invalid;
   return find_pinned(address, bytes) ? Where::pinned_host : Where::pageable_host;
 }
 

@@ -8,7 +8,8 @@ namespace simcuda {
 
 enum class Where { device, pinned_host, pageable_host, invalid };
 
-// device: inside one live allocation or VMM mapping; invalid: in the device range but not so.
+// device: inside one live allocation, VMM mapping or managed allocation; invalid: in the device
+// range (or starting in managed memory) but not so.
 Where classify(uint64_t address, uint64_t bytes);
 
 }  // namespace simcuda

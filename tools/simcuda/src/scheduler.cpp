@@ -4,8 +4,10 @@
 #include <algorithm>
 #include <map>
 #include <mutex>
+#include <unordered_map>
 #include <vector>
 
+#include "tools/simcuda/src/capture.h"
 #include "tools/simcuda/src/mempool.h"
 #include "tools/simcuda/src/timeline.h"
 
@@ -42,6 +44,22 @@ std::vector<OpPtr> last_ops(Context& ctx) {
   return ops;
 }
 
+// What a new operation on `stream` must follow besides the stream's own last operation: waits
+// (stand-ins for captured operations excluded) and the legacy-stream rules. Caller holds the mutex.
+std::vector<OpPtr> ordered_before(Stream& stream, std::span<const OpPtr> waits) {
+  std::vector<OpPtr> order;
+  for (const OpPtr& w : waits)
+    if (w != nullptr && w->captured == nullptr) order.push_back(w);
+  Context& ctx = stream.context;
+  if (stream.kind == StreamKind::legacy) {
+    for (Stream* other : ctx.streams)
+      if (other->blocking() && other->last) order.push_back(other->last);
+  } else if (stream.blocking() && ctx.legacy->last) {
+    order.push_back(ctx.legacy->last);
+  }
+  return order;
+}
+
 }  // namespace
 
 CUresult resolve_stream(CUstream handle, bool per_thread_default, Stream*& out) {
@@ -66,17 +84,12 @@ CUresult resolve_stream(CUstream handle, bool per_thread_default, Stream*& out) 
 }
 
 OpPtr enqueue(Stream& stream, Engine engine, int64_t duration_ns, std::function<void(Op&)> work,
-              std::span<const OpPtr> waits) {
+              std::span<const OpPtr> waits, const std::function<void()>& account) {
+  if (OpPtr captured; capture_operation(stream, engine, duration_ns, work, waits, account, captured)) return captured;
+  if (account) account();
   auto op = std::make_shared<Op>(engine, duration_ns, std::move(work));
-  std::vector<OpPtr> order(waits.begin(), waits.end());
   const std::lock_guard lock(streams().mutex);
-  Context& ctx = stream.context;
-  if (stream.kind == StreamKind::legacy) {
-    for (Stream* other : ctx.streams)
-      if (other->blocking() && other->last) order.push_back(other->last);
-  } else if (stream.blocking() && ctx.legacy->last) {
-    order.push_back(ctx.legacy->last);
-  }
+  std::vector<OpPtr> order = ordered_before(stream, waits);
   for (const OpPtr& o : order)
     if (!o->done.load(std::memory_order_acquire)) op->wall_waits.push_back(o);
   order.push_back(stream.last);
@@ -86,8 +99,41 @@ OpPtr enqueue(Stream& stream, Engine engine, int64_t duration_ns, std::function<
   return op;
 }
 
+void enqueue_graph(Stream& stream, const Graph& graph) {
+  const std::lock_guard lock(streams().mutex);
+  std::vector<OpPtr> head = ordered_before(stream, {});
+  std::vector<OpPtr> wall_waits;
+  for (const OpPtr& o : head)
+    if (!o->done.load(std::memory_order_acquire)) wall_waits.push_back(o);
+  head.push_back(stream.last);
+  std::unordered_map<const GraphNode*, OpPtr> ops;
+  std::vector<OpPtr> all;
+  for (const GraphNode& node : graph.nodes) {
+    if (node.account) node.account();
+    auto op = std::make_shared<Op>(node.engine, node.duration_ns, node.work);
+    std::vector<OpPtr> preds;
+    for (const GraphNode* dep : node.deps) preds.push_back(ops.at(dep));
+    if (preds.empty()) {
+      preds = head;
+      op->wall_waits = wall_waits;
+    }
+    stream.push(op);  // recording order is a topological order: the worker runs it in that order
+    timeline().add(op, preds);
+    ops.emplace(&node, op);
+    all.push_back(std::move(op));
+  }
+  auto join = std::make_shared<Op>(Engine::none, 0, nullptr);
+  if (all.empty()) {
+    all = head;
+    join->wall_waits = wall_waits;
+  }
+  stream.last = join;
+  stream.push(join);
+  timeline().add(join, all);
+}
+
 void host_wait(const OpPtr& op) {
-  if (op == nullptr) return;
+  if (op == nullptr || op->captured != nullptr) return;
   wait_done(*op);
   timeline().host_waited(op);
 }

@@ -7,6 +7,7 @@
 
 #include "tools/simcuda/src/api.h"
 #include "tools/simcuda/src/context.h"
+#include "tools/simcuda/src/graph.h"
 #include "tools/simcuda/src/op.h"
 #include "tools/simcuda/src/stream.h"
 
@@ -18,9 +19,16 @@ namespace simcuda {
 CUresult resolve_stream(CUstream handle, bool per_thread_default, Stream*& out);
 
 // Queues work on a stream after everything the ordering rules put before it and after waits.
-// duration_ns < 0: unknown until the work has run (kernels set op.duration_ns).
+// duration_ns < 0: unknown until the work has run (kernels set op.duration_ns). account (the
+// operation's statistics) runs now, or, when the stream captures (capture.h), at every launch of
+// the graph; then the result is a finished stand-in for the captured operation.
 OpPtr enqueue(Stream& stream, Engine engine, int64_t duration_ns, std::function<void(Op&)> work,
-              std::span<const OpPtr> waits = {});
+              std::span<const OpPtr> waits = {}, const std::function<void()>& account = nullptr);
+
+// cuGraphLaunch: queues a graph's operations on a stream. Nodes without dependencies follow the
+// stream's earlier work (and the legacy-stream rules), the others follow their dependencies; the
+// stream's later work follows all of them.
+void enqueue_graph(Stream& stream, const Graph& graph);
 
 // The host waits for op, really and on the simulated clock.
 void host_wait(const OpPtr& op);

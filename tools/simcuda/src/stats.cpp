@@ -24,6 +24,7 @@ struct Counters {
   uint64_t copies[4] = {};
   uint64_t copy_bytes[4] = {};
   uint64_t pinned_live = 0, pinned_peak = 0;
+  uint64_t managed_live = 0, managed_peak = 0, managed_allocations = 0;
 };
 
 Counters& counters() {
@@ -88,6 +89,14 @@ void stats_host_pinned(int64_t delta) {
   c.pinned_peak = std::max(c.pinned_peak, c.pinned_live);
 }
 
+void stats_managed(int64_t delta) {
+  Counters& c = counters();
+  const std::lock_guard lock(c.mutex);
+  if (delta > 0) ++c.managed_allocations;
+  c.managed_live += static_cast<uint64_t>(delta);
+  c.managed_peak = std::max(c.managed_peak, c.managed_live);
+}
+
 void write_stats_file(int64_t simulated_time_ns) {
   const std::string& pattern = settings().stats_path;
   if (pattern.empty()) return;
@@ -108,6 +117,9 @@ void write_stats_file(int64_t simulated_time_ns) {
     j["memcpy_dtod"] = {{"count", c.copies[2]}, {"bytes", c.copy_bytes[2]}};
     j["memset"] = {{"count", c.copies[3]}, {"bytes", c.copy_bytes[3]}};
     j["peak_host_pinned_bytes"] = c.pinned_peak;
+    j["managed_allocations"] = c.managed_allocations;
+    j["peak_managed_bytes"] = c.managed_peak;
+    j["managed_bytes_at_exit"] = c.managed_live;
     j["capacity_bytes"] = settings().memory_bytes;
   }
   const std::string path = expand_pid(pattern);

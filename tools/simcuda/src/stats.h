@@ -15,6 +15,8 @@ void stats_kernel_launch();
 enum class CopyKind { host_to_device, device_to_host, device_to_device, set };
 void stats_copy(CopyKind kind, uint64_t bytes);
 void stats_host_pinned(int64_t delta);
+// Managed memory (cuMemAllocManaged), counted apart from device memory.
+void stats_managed(int64_t delta);
 
 // Writes the JSON object to SIMCUDA_STATS (when set) once; called at exit.
 void write_stats_file(int64_t simulated_time_ns);

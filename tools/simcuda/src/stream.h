@@ -5,6 +5,7 @@
 #include <deque>
 #include <memory>
 #include <mutex>
+#include <vector>
 
 #include "tools/simcuda/src/api.h"
 #include "tools/simcuda/src/op.h"
@@ -12,6 +13,8 @@
 namespace simcuda {
 
 struct Context;
+struct Capture;
+struct GraphNode;
 
 enum class StreamKind { legacy, per_thread, created };
 
@@ -32,6 +35,11 @@ class Stream {
   const int priority;
   const unsigned long long id;
   OpPtr last;  // the latest operation pushed; guarded by the scheduler's mutex
+  // The capture this stream records into (nullptr when none), the nodes its next operation
+  // depends on, and their handles as last reported; guarded by the capture mutex (capture.cpp).
+  std::shared_ptr<Capture> capture;
+  std::vector<const GraphNode*> capture_deps;
+  std::vector<CUgraphNode> reported_deps;
 
   // Whether work on this stream is ordered with the legacy default stream.
   bool blocking() const { return kind != StreamKind::created || (flags & CU_STREAM_NON_BLOCKING) == 0; }

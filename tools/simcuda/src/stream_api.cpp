@@ -1,6 +1,7 @@
 // cuStreamCreate(WithPriority), cuStreamDestroy, cuStreamSynchronize, cuStreamQuery,
 // cuStreamWaitEvent and the stream getters, with their _ptsz forms.
 #include "tools/simcuda/src/api.h"
+#include "tools/simcuda/src/capture.h"
 #include "tools/simcuda/src/event.h"
 #include "tools/simcuda/src/scheduler.h"
 
@@ -20,6 +21,9 @@ CUresult create(CUstream* phStream, unsigned flags, int priority) {
 CUresult synchronize(CUstream handle, bool per_thread) {
   Stream* stream = nullptr;
   if (const CUresult r = resolve_stream(handle, per_thread, stream); r != CUDA_SUCCESS) return r;
+  if (const CUresult r = capture_gate(stream, false); r != CUDA_SUCCESS) return r;
+  if (const CUresult r = capture_gate(stream, true); r != CUDA_SUCCESS) return r;
+  if (const CUresult r = capture_gate(stream, true); r != CUDA_SUCCESS) return r;
   synchronize_stream(*stream);
   return CUDA_SUCCESS;
 }

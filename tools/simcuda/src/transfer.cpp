@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "tools/simcuda/src/capture.h"
 #include "tools/simcuda/src/fault_handler.h"
 #include "tools/simcuda/src/pointers.h"
 #include "tools/simcuda/src/scheduler.h"
@@ -41,6 +42,8 @@ CUresult copy(uint64_t dst, uint64_t src, uint64_t bytes, CUstream handle, bool 
 CUresult copy_rows(const Rows& rows, CUstream handle, bool per_thread, bool sync) {
   Stream* stream = nullptr;
   if (const CUresult r = resolve_stream(handle, per_thread, stream); r != CUDA_SUCCESS) return r;
+  if (const CUresult r = capture_gate(stream, false); r != CUDA_SUCCESS) return r;
+  if (const CUresult r = capture_gate(stream, sync); r != CUDA_SUCCESS) return r;
   if (rows.width == 0 || rows.height == 0) return CUDA_SUCCESS;
   if (rows.height > 1 && (rows.dst_pitch < rows.width || rows.src_pitch < rows.width)) return CUDA_ERROR_INVALID_VALUE;
   const uint64_t bytes = rows.width * rows.height;
@@ -48,24 +51,30 @@ CUresult copy_rows(const Rows& rows, CUstream handle, bool per_thread, bool sync
   const Where from = classify(rows.src, (rows.height - 1) * rows.src_pitch + rows.width);
   if (to == Where::invalid || from == Where::invalid) return CUDA_ERROR_INVALID_VALUE;
 
+  // Captured copies are replayed later: one that must take or give pageable host memory now cannot be.
+  if ((from == Where::pageable_host || to == Where::pageable_host) && !sync)
+    if (const CUresult r = capture_gate(stream, true); r != CUDA_SUCCESS) return r;
   Engine engine = Engine::none;
   int64_t duration = 0;
+  CopyKind kind = CopyKind::host_to_device;
   if (from == Where::device && to == Where::device) {
     engine = Engine::compute;
     duration = device_ns(bytes);
-    stats_copy(CopyKind::device_to_device, bytes);
+    kind = CopyKind::device_to_device;
     sync = false;
   } else if (is_host(from) && to == Where::device) {
     engine = Engine::host_to_device;
     duration = link_ns(bytes);
-    stats_copy(CopyKind::host_to_device, bytes);
   } else if (from == Where::device && is_host(to)) {
     engine = Engine::device_to_host;
     duration = link_ns(bytes);
-    stats_copy(CopyKind::device_to_host, bytes);
+    kind = CopyKind::device_to_host;
     if (to == Where::pageable_host) sync = true;  // the real driver returns once the copy is done
   }
 
+  // Host<->host copies (engine none) are not counted.
+  const std::function<void()> account =
+      engine == Engine::none ? std::function<void()>() : [kind, bytes] { stats_copy(kind, bytes); };
   if (!sync && from == Where::pageable_host) {
     // As the real driver does with a pageable source, the call waits for the stream's earlier
     // work and takes the data before it returns (the caller may reuse its buffer at once). On
@@ -73,10 +82,10 @@ CUresult copy_rows(const Rows& rows, CUstream handle, bool per_thread, bool sync
     const OpPtr earlier = enqueue(*stream, Engine::none, 0, nullptr);
     wait_done(*earlier);
     move_rows(rows);
-    enqueue(*stream, engine, duration, nullptr);
+    enqueue(*stream, engine, duration, nullptr, {}, account);
     return CUDA_SUCCESS;
   }
-  OpPtr op = enqueue(*stream, engine, duration, [rows](Op&) { move_rows(rows); });
+  OpPtr op = enqueue(*stream, engine, duration, [rows](Op&) { move_rows(rows); }, {}, account);
   if (sync) host_wait(op);
   return CUDA_SUCCESS;
 }
@@ -90,12 +99,11 @@ CUresult set(uint64_t dst, uint64_t pitch, uint64_t row_bytes, uint64_t rows,
   const uint64_t extent = (rows - 1) * pitch + row_bytes;
   const Where where = classify(dst, extent);
   if (where == Where::invalid || where == Where::pageable_host) return CUDA_ERROR_INVALID_VALUE;
-  stats_copy(CopyKind::set, row_bytes * rows);
   enqueue(*stream, Engine::compute, device_ns(row_bytes * rows), [=, fill = std::move(fill)](Op&) {
     set_current_work("memset");
     for (uint64_t row = 0; row < rows; ++row) fill(reinterpret_cast<unsigned char*>(dst + row * pitch), row_bytes);
     set_current_work(nullptr);
-  });
+  }, {}, [bytes = row_bytes * rows] { stats_copy(CopyKind::set, bytes); });
   return CUDA_SUCCESS;
 }
 

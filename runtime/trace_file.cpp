@@ -69,9 +69,10 @@ trace::Header make_header(const Settings& settings, int driver_version) {
 }
 
 std::string trace_file_name(const trace::Header& header) {
-  std::string name = sanitized(header.program) + "." + sanitized(header.host) + "." + std::to_string(header.pid);
-  if (header.rank >= 0) name += "." + std::to_string(header.rank);
-  return name + ".tpt";
+  std::string name = sanitized(header.program);
+  for (const std::string& part : {sanitized(header.host), std::to_string(header.pid)}) name.append(".").append(part);
+  if (header.rank >= 0) name.append(".").append(std::to_string(header.rank));
+  return name.append(".tpt");
 }
 
 int open_trace_file(const Settings& settings, const std::string& name) {

@@ -5,6 +5,7 @@
 // every packing in which no item can drop lower.
 #pragma once
 
+#include <cstdint>
 #include <span>
 #include <vector>
 

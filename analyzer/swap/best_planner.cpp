@@ -2,6 +2,7 @@
 #include "analyzer/swap/best_planner.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 
 namespace tidepool::swap {
@@ -9,6 +10,9 @@ namespace {
 
 // Consecutive rejected candidates after which the peak is taken as final.
 constexpr std::size_t kMaxMisses = 48;
+// Each phase is anytime: it returns the lowest plan found so far when its time is up (this only
+// binds on very long iterations, ~100k launches).
+constexpr std::chrono::milliseconds kPhaseTime{600};
 
 struct Pick {
   std::size_t gap;
@@ -31,7 +35,9 @@ class BestPlanner {
     allowed_ = baseline_seconds_ * (1 + max_slowdown_pct / 100) + 1e-12;
     std::fill(tabu_.begin(), tabu_.end(), false);
     std::size_t batch = 1, misses = 0;
-    while ((!stop_at || sim.peak_bytes > *stop_at) && misses < kMaxMisses) {
+    const auto deadline = std::chrono::steady_clock::now() + kPhaseTime;
+    while ((!stop_at || sim.peak_bytes > *stop_at) && misses < kMaxMisses &&
+           std::chrono::steady_clock::now() < deadline) {
       std::vector<Pick> picks = candidates(sim, plan);
       if (picks.empty()) break;
       std::sort(picks.begin(), picks.end(), [](const Pick& a, const Pick& b) { return a.score > b.score; });

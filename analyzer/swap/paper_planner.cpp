@@ -86,6 +86,17 @@ class PaperPlanner {
     }
   }
 
+  // The first unrolled position in [from, to) whose load exceeds the limit, or `to`.
+  long first_above(const RangeMax& tree, long from, long to) const {
+    for (long x = from; x < to;) {
+      const long base = wrap(x), run = std::min(to - x, n_ - base);
+      const auto hit = static_cast<long>(tree.first_above(limit_, static_cast<std::size_t>(base)));
+      if (hit < base + run) return x + (hit - base);
+      x += run;
+    }
+    return to;
+  }
+
   std::vector<Candidate> candidates() const {
     std::vector<Candidate> out;
     for (const Gap& g : swappable_gaps(model_, kPaperSmallestBlock)) {
@@ -151,12 +162,10 @@ class PaperPlanner {
       ready = std::max(ready, c.out + 1);
       add(load, ready + 1, c.need, -static_cast<std::int64_t>(c.size));
       // The load exceeds the limit before this swap-out is done: synchronize just before it.
-      for (long x = c.out + 1; x <= ready; ++x) {
-        if (load.at(wrap(x)) <= limit_) continue;
+      if (const long x = first_above(load, c.out + 1, ready + 1); x <= ready) {
         const long earlier = std::max(x - 1, c.out + 1);
         add(load, earlier + 1, ready + 1, -static_cast<std::int64_t>(c.size));
         ready = earlier;
-        break;
       }
       c.out_end = ready;
     }

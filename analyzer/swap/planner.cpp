@@ -44,7 +44,8 @@ Candidate run(const Model& model, const Link& link, std::vector<SwapOp> ops) {
 Candidate paper_for_slowdown(const Model& model, const Link& link, const Simulation& base,
                              const Bounds& bounds, double pct) {
   Candidate best{{}, base};
-  constexpr int kSteps = 24;
+  // Fewer limits on very long iterations, to keep planning near a second.
+  const int kSteps = model.ops.size() > 20000 ? 3 : 24;
   const double low = static_cast<double>(bounds.floor_bytes), high = static_cast<double>(base.peak_bytes);
   for (int i = 0; i < kSteps; ++i) {
     const auto limit = static_cast<Bytes>(low + (high - low) * i / kSteps);

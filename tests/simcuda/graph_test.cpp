@@ -156,6 +156,24 @@ TEST_F(SimcudaGraph, AForkedStreamMustJoinBeforeTheCaptureEnds) {
   EXPECT_EQ(status(b_), CU_STREAM_CAPTURE_STATUS_NONE);
 }
 
+TEST_F(SimcudaGraph, DestroyingACapturingStreamEndsOrInvalidatesItsCapture) {
+  CUstream c = nullptr;
+  ASSERT_CU(cuStreamCreate(&c, CU_STREAM_NON_BLOCKING));
+  ASSERT_CU(cuStreamBeginCapture(a_, CU_STREAM_CAPTURE_MODE_GLOBAL));
+  ASSERT_CU(cuEventRecord(fork_, a_));
+  ASSERT_CU(cuStreamWaitEvent(c, fork_, 0));
+  ASSERT_CU(cuStreamDestroy(c));  // a joined stream: the capture is invalidated
+  EXPECT_EQ(status(a_), CU_STREAM_CAPTURE_STATUS_INVALIDATED);
+  CUgraph graph = nullptr;
+  EXPECT_EQ(cuStreamEndCapture(a_, &graph), CUDA_ERROR_STREAM_CAPTURE_INVALIDATED);
+
+  ASSERT_CU(cuStreamCreate(&c, CU_STREAM_NON_BLOCKING));
+  ASSERT_CU(cuStreamBeginCapture(c, CU_STREAM_CAPTURE_MODE_GLOBAL));
+  ASSERT_CU(cuStreamDestroy(c));  // the origin: the capture ends, unsafe calls are allowed again
+  float value = 0;
+  EXPECT_CU(cuMemcpyDtoH(&value, x_, sizeof value));
+}
+
 TEST_F(SimcudaGraph, SynchronizingACapturingStreamInvalidatesTheCapture) {
   ASSERT_CU(cuStreamBeginCapture(a_, CU_STREAM_CAPTURE_MODE_GLOBAL));
   ASSERT_CU(launch("simcuda_test_fill", a_, x_, 1.0f, kCount));
@@ -169,11 +187,15 @@ TEST_F(SimcudaGraph, SynchronizingACapturingStreamInvalidatesTheCapture) {
   EXPECT_EQ(read(x_), 0.0f);  // nothing captured ever ran
 }
 
-TEST_F(SimcudaGraph, SynchronousCopiesAreRefusedUnlessTheThreadIsRelaxed) {
+TEST_F(SimcudaGraph, UnsafeCallsAreRefusedUnlessTheThreadIsRelaxed) {
   float value = 0;
   ASSERT_CU(cuStreamBeginCapture(a_, CU_STREAM_CAPTURE_MODE_GLOBAL));
   EXPECT_EQ(cuMemcpyDtoH(&value, x_, sizeof value), CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED);
   CUgraph graph = nullptr;
+  EXPECT_EQ(cuStreamEndCapture(a_, &graph), CUDA_ERROR_STREAM_CAPTURE_INVALIDATED);
+
+  ASSERT_CU(cuStreamBeginCapture(a_, CU_STREAM_CAPTURE_MODE_GLOBAL));
+  EXPECT_EQ(cuEventQuery(fork_), CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED);
   EXPECT_EQ(cuStreamEndCapture(a_, &graph), CUDA_ERROR_STREAM_CAPTURE_INVALIDATED);
 
   ASSERT_CU(cuStreamBeginCapture(a_, CU_STREAM_CAPTURE_MODE_GLOBAL));

@@ -107,6 +107,7 @@ void bench_overhead(const OverheadOptions& options) {
   const Timing& base = timings.front();
   std::printf("tidepool bench overhead: simcuda, kernel %s (%d pointer parameters), %ld launches, %ld alloc/free pairs, best of %d\n",
               base.kernel.c_str(), base.pointers, options.launches, options.pairs, options.repeat);
+  std::printf("times are CPU time of the calling thread per call (tidepool's background writer thread not included)\n");
   if (base.pointers != 8) {
     std::printf("note: this simcuda has no 8-pointer benchmark twin (tidepool_bench_pointers8); the launch figure is for %d pointers\n",
                 base.pointers);

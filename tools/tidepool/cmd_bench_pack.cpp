@@ -118,13 +118,14 @@ void bench_pack(const BenchPackOptions& options) {
     }
   }
   std::vector<Row> rows;
-  if (!options.json) print_header();
   for (const std::string& input : options.inputs) {
     const packing::Problem problem = load(input);
     packing::validate(problem);
     for (const packing::SolverInfo* solver : chosen) {
       rows.push_back(run_one(input, problem, *solver, options.time_limit));
-      if (!options.json) print_row(rows.back());  // one line per result, as it comes
+      if (options.json) continue;
+      if (rows.size() == 1) print_header();
+      print_row(rows.back());  // one line per result, as it comes
     }
   }
   if (options.json) print_json(rows);

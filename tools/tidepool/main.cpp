@@ -24,8 +24,16 @@ int main(int argc, char** argv) {
   add_synth(app);
   try {
     app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
+  } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    // One line, like every other error of tidepool.
+    std::fprintf(stderr, "tidepool: %s (see tidepool --help)\n", e.what());
+    return 2;
   } catch (const UsageError& e) {
     std::fprintf(stderr, "tidepool: %s\n", e.what());
     return 2;

@@ -176,6 +176,20 @@ CaptureInfo capture_info(Stream& stream) {
   return info;
 }
 
+void forget_capturing_stream(Stream& stream) {
+  const std::lock_guard lock(captures().mutex);
+  const std::shared_ptr<Capture> c = stream.capture;
+  if (c == nullptr) return;
+  if (c->origin == &stream) {
+    end(c);
+    return;
+  }
+  c->invalidated = true;
+  std::erase(c->streams, &stream);
+  stream.capture = nullptr;
+  stream.capture_deps.clear();
+}
+
 CUstreamCaptureMode exchange_capture_mode(CUstreamCaptureMode mode) {
   const CUstreamCaptureMode old = thread_mode;
   thread_mode = mode;

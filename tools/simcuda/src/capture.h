@@ -56,6 +56,10 @@ struct CaptureInfo {
 };
 CaptureInfo capture_info(Stream& stream);
 
+// A stream being destroyed leaves its capture: the capture ends if it began there, else it is
+// invalidated.
+void forget_capturing_stream(Stream& stream);
+
 // cuThreadExchangeStreamCaptureMode: the calling thread's mode.
 CUstreamCaptureMode exchange_capture_mode(CUstreamCaptureMode mode);
 

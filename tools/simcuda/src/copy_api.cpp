@@ -1,5 +1,6 @@
 // The cuMemcpy* entry points (synchronous, asynchronous, per-thread-stream forms).
 #include "tools/simcuda/src/api.h"
+#include "tools/simcuda/src/copy_location.h"
 #include "tools/simcuda/src/transfer.h"
 
 using namespace simcuda;
@@ -67,23 +68,15 @@ SIMCUDA_API CUresult cuMemcpyDtoDAsync_v2_ptsz(CUdeviceptr dstDevice, CUdevicept
 
 namespace {
 
-// The addresses of a CUDA_MEMCPY2D (arrays are not supported).
+// The addresses of a CUDA_MEMCPY2D.
 CUresult copy_2d(const CUDA_MEMCPY2D* p, CUstream stream, bool per_thread, bool sync) {
   if (p == nullptr) return CUDA_ERROR_INVALID_VALUE;
-  const auto start = [](CUmemorytype type, const void* host, CUdeviceptr device, size_t x, size_t y, size_t pitch,
-                        uint64_t& out) {
-    if (type == CU_MEMORYTYPE_HOST) out = address(host);
-    else if (type == CU_MEMORYTYPE_DEVICE || type == CU_MEMORYTYPE_UNIFIED) out = device;
-    else return false;
-    out += y * pitch + x;
-    return true;
-  };
-  Rows rows{0, p->dstPitch, 0, p->srcPitch, p->WidthInBytes, p->Height};
-  if (!start(p->dstMemoryType, p->dstHost, p->dstDevice, p->dstXInBytes, p->dstY, p->dstPitch, rows.dst) ||
-      !start(p->srcMemoryType, p->srcHost, p->srcDevice, p->srcXInBytes, p->srcY, p->srcPitch, rows.src))
-    return p->dstMemoryType == CU_MEMORYTYPE_ARRAY || p->srcMemoryType == CU_MEMORYTYPE_ARRAY
-               ? CUDA_ERROR_NOT_SUPPORTED
-               : CUDA_ERROR_INVALID_VALUE;
+  const CopySide dst{p->dstMemoryType, p->dstHost, p->dstDevice, p->dstArray, p->dstXInBytes, p->dstY, 0, p->dstPitch, 0};
+  const CopySide src{p->srcMemoryType, p->srcHost, p->srcDevice, p->srcArray, p->srcXInBytes, p->srcY, 0, p->srcPitch, 0};
+  CopyStart to, from;
+  if (const CUresult r = locate(dst, p->WidthInBytes, p->Height, 1, to); r != CUDA_SUCCESS) return r;
+  if (const CUresult r = locate(src, p->WidthInBytes, p->Height, 1, from); r != CUDA_SUCCESS) return r;
+  Rows rows{to.address, to.pitch, from.address, from.pitch, p->WidthInBytes, p->Height};
   if (rows.height == 1) rows.dst_pitch = rows.src_pitch = rows.width;
   return copy_rows(rows, stream, per_thread, sync);
 }

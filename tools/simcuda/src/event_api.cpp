@@ -124,6 +124,7 @@ SIMCUDA_API CUresult cuEventQuery(CUevent hEvent) {
   return guard([&] {
     OpPtr op;
     if (const CUresult r = latest_record(hEvent, op); r != CUDA_SUCCESS) return r;
+    if (const CUresult r = capture_gate(nullptr, true); r != CUDA_SUCCESS) return r;
     return op == nullptr || op->done.load() ? CUDA_SUCCESS : CUDA_ERROR_NOT_READY;
   });
 }
@@ -132,6 +133,7 @@ SIMCUDA_API CUresult cuEventSynchronize(CUevent hEvent) {
   return guard([&] {
     OpPtr op;
     if (const CUresult r = latest_record(hEvent, op); r != CUDA_SUCCESS) return r;
+    if (const CUresult r = capture_gate(nullptr, true); r != CUDA_SUCCESS) return r;
     host_wait(op);
     return CUDA_SUCCESS;
   });

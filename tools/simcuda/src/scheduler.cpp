@@ -182,6 +182,7 @@ CUresult destroy_stream(CUstream handle) {
   const auto it = streams().created.find(reinterpret_cast<Stream*>(handle));
   if (it == streams().created.end() || it->first->kind != StreamKind::created) return CUDA_ERROR_INVALID_HANDLE;
   Stream* stream = it->first;
+  forget_capturing_stream(*stream);
   std::erase(stream->context.streams, stream);
   stream->close();
   streams().created.erase(it);
@@ -191,6 +192,7 @@ CUresult destroy_stream(CUstream handle) {
 void release_context_streams(Context& context) {
   const std::lock_guard lock(streams().mutex);
   for (Stream* s : context.streams) {
+    forget_capturing_stream(*s);
     s->close();
     streams().created.erase(s);
   }

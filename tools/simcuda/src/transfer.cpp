@@ -27,9 +27,10 @@ bool is_host(Where w) { return w == Where::pinned_host || w == Where::pageable_h
 
 void move_rows(const Rows& rows) {
   set_current_work("memcpy");
-  for (uint64_t row = 0; row < rows.height; ++row)  // overlapping ranges are the caller's bug; no UB here
-    std::memmove(reinterpret_cast<void*>(rows.dst + row * rows.dst_pitch),
-                 reinterpret_cast<const void*>(rows.src + row * rows.src_pitch), rows.width);
+  for (uint64_t z = 0; z < rows.depth; ++z)
+    for (uint64_t row = 0; row < rows.height; ++row)  // overlapping ranges are the caller's bug; no UB here
+      std::memmove(reinterpret_cast<void*>(rows.dst + z * rows.dst_slice + row * rows.dst_pitch),
+                   reinterpret_cast<const void*>(rows.src + z * rows.src_slice + row * rows.src_pitch), rows.width);
   set_current_work(nullptr);
 }
 
@@ -44,11 +45,14 @@ CUresult copy_rows(const Rows& rows, CUstream handle, bool per_thread, bool sync
   if (const CUresult r = resolve_stream(handle, per_thread, stream); r != CUDA_SUCCESS) return r;
   if (const CUresult r = capture_gate(stream, false); r != CUDA_SUCCESS) return r;
   if (const CUresult r = capture_gate(stream, sync); r != CUDA_SUCCESS) return r;
-  if (rows.width == 0 || rows.height == 0) return CUDA_SUCCESS;
+  if (rows.width == 0 || rows.height == 0 || rows.depth == 0) return CUDA_SUCCESS;
   if (rows.height > 1 && (rows.dst_pitch < rows.width || rows.src_pitch < rows.width)) return CUDA_ERROR_INVALID_VALUE;
-  const uint64_t bytes = rows.width * rows.height;
-  const Where to = classify(rows.dst, (rows.height - 1) * rows.dst_pitch + rows.width);
-  const Where from = classify(rows.src, (rows.height - 1) * rows.src_pitch + rows.width);
+  const uint64_t dst_extent = (rows.height - 1) * rows.dst_pitch + rows.width;  // of one slice
+  const uint64_t src_extent = (rows.height - 1) * rows.src_pitch + rows.width;
+  if (rows.depth > 1 && (rows.dst_slice < dst_extent || rows.src_slice < src_extent)) return CUDA_ERROR_INVALID_VALUE;
+  const uint64_t bytes = rows.width * rows.height * rows.depth;
+  const Where to = classify(rows.dst, (rows.depth - 1) * rows.dst_slice + dst_extent);
+  const Where from = classify(rows.src, (rows.depth - 1) * rows.src_slice + src_extent);
   if (to == Where::invalid || from == Where::invalid) return CUDA_ERROR_INVALID_VALUE;
 
   // Captured copies are replayed later: one that must take or give pageable host memory now cannot be.

@@ -14,11 +14,12 @@ namespace simcuda {
 // copies never make the host wait). per_thread: handle 0 is the per-thread default stream.
 CUresult copy(uint64_t dst, uint64_t src, uint64_t bytes, CUstream stream, bool per_thread, bool sync);
 
-// `height` rows of `width` bytes, each `pitch` apart.
+// `depth` slices (each `slice` bytes apart) of `height` rows of `width` bytes, each `pitch` apart.
 struct Rows {
   uint64_t dst, dst_pitch, src, src_pitch, width, height;
+  uint64_t depth = 1, dst_slice = 0, src_slice = 0;
 };
-// cuMemcpy2D* in all forms; the same rules as copy.
+// cuMemcpy2D*/3D* in all forms; the same rules as copy.
 CUresult copy_rows(const Rows& rows, CUstream stream, bool per_thread, bool sync);
 
 // cuMemsetD* in all forms: `rows` rows of `row_bytes` bytes, `pitch` apart, filled by fill(row).

@@ -63,7 +63,8 @@ class Portfolio {
     };
     const std::array runs = {
         Run{OrderKey::size, Placer::lowest_first},     Run{OrderKey::size, Placer::gaps_best},
-        Run{OrderKey::size, Placer::gaps_first},       Run{OrderKey::length_size, Placer::gaps_best},
+        Run{OrderKey::size, Placer::gaps_first},       Run{OrderKey::size_length, Placer::gaps_best},
+        Run{OrderKey::length_size, Placer::gaps_best},
         Run{OrderKey::area, Placer::lowest_first},     Run{OrderKey::area, Placer::gaps_best},
         Run{OrderKey::length_size, Placer::lowest_first}, Run{OrderKey::start, Placer::gaps_best},
     };

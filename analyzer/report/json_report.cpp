@@ -29,6 +29,49 @@ Json allocations(const ProcessReport& p, const std::vector<AllocationInfo>& list
   return out;
 }
 
+Json iteration_plans(const IterationPlans& plans) {
+  if (!plans.no_iteration_reason.empty()) {
+    return {{"iteration_found", false}, {"no_iteration_reason", plans.no_iteration_reason}};
+  }
+  Json solvers = Json::array();
+  for (const SolverResult& s : plans.solvers) {
+    solvers.push_back({{"solver", s.solver}, {"arena_bytes", s.arena_bytes}, {"seconds", s.seconds}});
+  }
+  Json swap = Json::array();
+  for (const SwapResult& r : plans.swap) {
+    swap.push_back({{"planner", r.planner},
+                    {"max_slowdown_pct", r.max_slowdown_pct},
+                    {"peak_bytes", r.peak_bytes},
+                    {"simulated_slowdown_pct", r.simulated_slowdown_pct},
+                    {"bytes_moved", r.bytes_moved},
+                    {"floor_bytes", r.floor_bytes},
+                    {"link_bound_bytes", r.link_bound_bytes}});
+  }
+  Json out = {{"iteration_found", true},
+              {"iteration",
+               {{"boundary", plans.boundary},
+                {"events", plans.period_events},
+                {"allocations", plans.allocations_per_iteration},
+                {"operations", plans.operations_per_iteration},
+                {"iterations_seen", plans.iterations_seen},
+                {"regularity", plans.regularity},
+                {"first_boundary", plans.first_boundary}}},
+              {"observed_peak_bytes", plans.observed_peak_bytes},
+              {"live_at_start_bytes", plans.live_at_start_bytes},
+              {"escaping_bytes", plans.escaping_bytes},
+              {"lower_bound_bytes", plans.lower_bound_bytes},
+              {"solver_time_limit_seconds", plans.solver_seconds},
+              {"pool_solvers", solvers},
+              {"swap",
+               {{"link", plans.link},
+                {"link_bytes_per_second", plans.link_bytes_per_second},
+                {"durations_estimated", plans.durations_estimated},
+                {"unoptimized_peak_bytes", plans.unoptimized_peak_bytes},
+                {"results", swap}}}};
+  if (!plans.swap_error.empty()) out["swap"]["error"] = plans.swap_error;
+  return out;
+}
+
 Json process(const ProcessReport& p) {
   Json kinds = Json::array();
   for (const KindTotals& k : p.kinds) {
@@ -83,36 +126,38 @@ Json process(const ProcessReport& p) {
                         {"returns_to_recording", r.returns_to_recording},
                         {"bytes_swapped_out", r.bytes_swapped_out},
                         {"bytes_swapped_in", r.bytes_swapped_in}};
-  return {{"trace", p.trace_path},
-          {"pid", p.pid},
-          {"rank", p.rank},
-          {"host", p.host},
-          {"program", p.program},
-          {"source", p.source},
-          {"synthetic", p.synthetic},
-          {"truncated", p.truncated},
-          {"duration_ns", p.duration_ns},
-          {"peak_requested_bytes", p.peak_requested_bytes},
-          {"peak_time_ns", p.peak_time_ns},
-          {"peak_seq", p.peak_seq},
-          {"peak_nvtx_ranges", p.peak_nvtx_ranges},
-          {"allocations", p.allocations},
-          {"frees", p.frees},
-          {"kernel_launches", p.kernel_launches},
-          {"graph_launches", p.graph_launches},
-          {"copies", p.copies},
-          {"sets", p.sets},
-          {"leaked_bytes", p.leaked_bytes},
-          {"leaked_allocations", p.leaked_allocations},
-          {"devices", devices},
-          {"memory_by_kind", kinds},
-          {"live_at_peak_count", p.live_at_peak.size()},
-          {"live_at_peak", allocations(p, p.live_at_peak)},
-          {"leaks", allocations(p, p.leaks)},
-          {"kernels", kernels},
-          {"size_histogram", histogram},
-          {"sites", sites},
-          {"runtime", runtime}};
+  Json out = {{"trace", p.trace_path},
+              {"pid", p.pid},
+              {"rank", p.rank},
+              {"host", p.host},
+              {"program", p.program},
+              {"source", p.source},
+              {"synthetic", p.synthetic},
+              {"truncated", p.truncated},
+              {"duration_ns", p.duration_ns},
+              {"peak_requested_bytes", p.peak_requested_bytes},
+              {"peak_time_ns", p.peak_time_ns},
+              {"peak_seq", p.peak_seq},
+              {"peak_nvtx_ranges", p.peak_nvtx_ranges},
+              {"allocations", p.allocations},
+              {"frees", p.frees},
+              {"kernel_launches", p.kernel_launches},
+              {"graph_launches", p.graph_launches},
+              {"copies", p.copies},
+              {"sets", p.sets},
+              {"leaked_bytes", p.leaked_bytes},
+              {"leaked_allocations", p.leaked_allocations},
+              {"devices", devices},
+              {"memory_by_kind", kinds},
+              {"live_at_peak_count", p.live_at_peak.size()},
+              {"live_at_peak", allocations(p, p.live_at_peak)},
+              {"leaks", allocations(p, p.leaks)},
+              {"kernels", kernels},
+              {"size_histogram", histogram},
+              {"sites", sites},
+              {"runtime", runtime}};
+  if (p.plans) out["iteration_and_plans"] = iteration_plans(*p.plans);
+  return out;
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -84,6 +85,50 @@ struct RuntimeTotals {
   }
 };
 
+// One pool solver on the iteration: the arena it packs the iteration's allocations into.
+struct SolverResult {
+  std::string solver;
+  uint64_t arena_bytes = 0;
+  double seconds = 0;
+};
+
+// One swap planner at one allowed slowdown, as the timeline simulator sees it.
+struct SwapResult {
+  std::string planner;
+  double max_slowdown_pct = 0;
+  uint64_t peak_bytes = 0;  // device memory, swapped buffers at their 2 MiB-rounded size
+  double simulated_slowdown_pct = 0;
+  uint64_t bytes_moved = 0;       // both directions, per iteration
+  uint64_t floor_bytes = 0;       // the peak if transfers were free
+  uint64_t link_bound_bytes = 0;  // the lowest peak the link allows within the slowdown
+};
+
+// The trace's iteration and what the pool and swap planners would make of it (iteration_plans.h).
+struct IterationPlans {
+  std::string no_iteration_reason;  // set when no iteration was found: nothing below is then
+  double solver_seconds = 0;        // each pool solver's time limit
+  std::string link;
+  double link_bytes_per_second = 0;
+
+  std::string boundary;  // period | nvtx_range | kernel
+  uint64_t period_events = 0;
+  uint64_t allocations_per_iteration = 0;
+  uint64_t operations_per_iteration = 0;
+  uint64_t iterations_seen = 0;
+  double regularity = 0;         // fraction of iterations that matched exactly
+  uint64_t first_boundary = 0;   // event position of the first iteration's start
+  uint64_t observed_peak_bytes = 0;
+  uint64_t live_at_start_bytes = 0;  // outside the pool
+  uint64_t escaping_bytes = 0;       // allocated in the iteration, freed after it: outside the pool
+  uint64_t lower_bound_bytes = 0;    // the pool's: most of its allocations' bytes live at once
+  std::vector<SolverResult> solvers;
+
+  std::string swap_error;  // set when the swap model could not be built: no swap rows then
+  bool durations_estimated = false;  // the trace had no device timings; a cost model filled them
+  uint64_t unoptimized_peak_bytes = 0;  // the swap simulation's, without swaps
+  std::vector<SwapResult> swap;         // per planner, at 0, 1 and 5 % allowed slowdown
+};
+
 struct ProcessReport {
   std::string trace_path;
   uint32_t pid = 0;
@@ -117,6 +162,7 @@ struct ProcessReport {
   std::vector<Site> sites;                   // by bytes allocated, most first
   std::map<uint32_t, std::vector<std::string>> stacks;  // symbolized frames of the stacks used
   RuntimeTotals runtime;
+  std::optional<IterationPlans> plans;  // absent with --no-plans
 };
 
 }  // namespace tidepool::report

@@ -86,6 +86,56 @@ void summary_table(Out& out, std::span<const ProcessReport> processes) {
   out.blank();
 }
 
+std::string ratio_text(uint64_t value, uint64_t bound) {
+  if (bound == 0) return "-";
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3fx", static_cast<double>(value) / static_cast<double>(bound));
+  return text;
+}
+
+void swap_table(Out& out, const IterationPlans& plans) {
+  if (!plans.swap_error.empty()) {
+    out.line("  swap: no plan (%s)", c(plans.swap_error));
+    return;
+  }
+  out.line("  swap to host over %s (%.0f GB/s each way)%s: unoptimized peak %s", c(plans.link),
+           plans.link_bytes_per_second / 1e9,
+           plans.durations_estimated ? ", kernel times from a cost model" : "",
+           c(human_bytes(plans.unoptimized_peak_bytes)));
+  out.line("    %-8s  %8s  %14s  %10s  %14s  %14s  %14s", "planner", "allowed", "peak", "slowdown",
+           "moved", "floor", "link bound");
+  for (const SwapResult& r : plans.swap) {
+    out.line("    %-8s  %7.0f%%  %14s  %9.2f%%  %14s  %14s  %14s", c(r.planner), r.max_slowdown_pct,
+             c(human_bytes(r.peak_bytes)), r.simulated_slowdown_pct, c(human_bytes(r.bytes_moved)),
+             c(human_bytes(r.floor_bytes)), c(human_bytes(r.link_bound_bytes)));
+  }
+}
+
+void iteration_plans(Out& out, const IterationPlans& plans) {
+  out.line("iteration and plans:");
+  if (!plans.no_iteration_reason.empty()) {
+    out.line("  no iteration: %s", c(plans.no_iteration_reason));
+    out.blank();
+    return;
+  }
+  out.line("  iteration: %llu events (%llu allocations, %llu operations), %llu seen from event "
+           "#%llu, %.0f%% regular (boundary: %s)",
+           u(plans.period_events), u(plans.allocations_per_iteration), u(plans.operations_per_iteration),
+           u(plans.iterations_seen), u(plans.first_boundary), plans.regularity * 100, c(plans.boundary));
+  out.line("  observed peak in the iteration: %s; live at its start %s, escaping it %s (outside the pool)",
+           c(human_bytes(plans.observed_peak_bytes)), c(human_bytes(plans.live_at_start_bytes)),
+           c(human_bytes(plans.escaping_bytes)));
+  out.line("  pool lower bound: %s (%llu bytes); solvers limited to %.2f s each:",
+           c(human_bytes(plans.lower_bound_bytes)), u(plans.lower_bound_bytes), plans.solver_seconds);
+  out.line("    %-18s  %14s  %10s  %9s", "solver", "arena", "vs bound", "seconds");
+  for (const SolverResult& s : plans.solvers) {
+    out.line("    %-18s  %14s  %10s  %9.3f", c(s.solver), c(human_bytes(s.arena_bytes)),
+             c(ratio_text(s.arena_bytes, plans.lower_bound_bytes)), s.seconds);
+  }
+  swap_table(out, plans);
+  out.blank();
+}
+
 void process(Out& out, const ProcessReport& p) {
   out.line("== %s (pid %u, rank %s, host %s): %s", c(p.program), p.pid, c(rank_text(p.rank)),
            c(p.host), c(p.trace_path));
@@ -190,6 +240,7 @@ void process(Out& out, const ProcessReport& p) {
              u(r.returns_to_recording));
     out.blank();
   }
+  if (p.plans) iteration_plans(out, *p.plans);
 }
 
 }  // namespace

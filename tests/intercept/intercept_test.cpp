@@ -89,7 +89,7 @@ TEST(Intercept, LaunchParametersAreAttributedToAllocations) {
 TEST(Intercept, SigkilledProgramLeavesAReadableTrace) {
   RunSpec spec{{TIDEPOOL_PROBE, "hang"}};
   spec.kill_after_line = "ready";
-  spec.kill_after_ms = 700;  // the writer flushes at least every 200 ms
+  spec.kill_after_ms = 1000;  // the writer flushes at least every 200 ms
   const TracedRun run = run_traced(spec);
   EXPECT_EQ(run.exit_status, 128 + 9);
   const trace::Trace t = only_trace(run);

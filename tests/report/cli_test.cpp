@@ -38,7 +38,12 @@ class ReportCli : public ::testing::Test {
     return path.string();
   }
   testing::CommandResult tidepool(const std::string& arguments) {
-    return run_command("'" + tidepool_binary() + "' " + arguments + " 2>&1");
+    std::string command = "'";  // appended piecewise: GCC 12 warns falsely (-Wrestrict) on a + chain
+    command += tidepool_binary();
+    command += "' ";
+    command += arguments;
+    command += " 2>&1";
+    return run_command(command);
   }
 
   std::filesystem::path dir_;
@@ -105,6 +110,97 @@ TEST_F(ReportCli, BadInputsGiveOneLine) {
 
   r = tidepool("report --format yaml " + good);
   EXPECT_NE(r.exit_code, 0);
+}
+
+TEST_F(ReportCli, PlansSectionOnARepeatingTrace) {
+  TraceBuilder b;
+  const uint64_t weights = b.alloc(trace::AllocKind::device, 64 << 20);
+  for (int i = 0; i < 6; ++i) {
+    const uint64_t x = b.alloc(trace::AllocKind::device, 16 << 20);
+    b.launch("forward", {weights, x});
+    const uint64_t g = b.alloc(trace::AllocKind::device, 32 << 20);
+    b.launch("backward", {weights, x, g});
+    b.free(x);
+    b.launch("step", {weights, g});
+    b.free(g);
+  }
+  const auto path = dir_ / "repeating.trace";
+  trace::save_trace(b.trace(), path);
+
+  auto r = tidepool("report --solver-time 0.1 " + path.string());
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  for (const char* expected : {"iteration and plans:", "  iteration: ", "pool lower bound: ",
+                               "swap to host over pcie5", "paper", "best", "link bound"}) {
+    EXPECT_NE(r.output.find(expected), std::string::npos) << expected << "\n" << r.output;
+  }
+  EXPECT_EQ(r.output.find("no iteration"), std::string::npos) << r.output;
+
+  r = tidepool("report --format json --solver-time 0.1 --link nvlink-c2c " + path.string());
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const auto plans = nlohmann::json::parse(r.output)["processes"][0]["iteration_and_plans"];
+  EXPECT_EQ(plans["iteration_found"], true);
+  for (const char* key : {"iteration", "observed_peak_bytes", "lower_bound_bytes",
+                          "solver_time_limit_seconds", "pool_solvers", "swap"}) {
+    EXPECT_TRUE(plans.contains(key)) << key;
+  }
+  EXPECT_EQ(plans["iteration"]["allocations"], 2);
+  EXPECT_FALSE(plans["pool_solvers"].empty());
+  EXPECT_EQ(plans["swap"]["link"], "nvlink-c2c");
+  ASSERT_EQ(plans["swap"]["results"].size(), 6u);
+  for (const char* key : {"planner", "max_slowdown_pct", "peak_bytes", "simulated_slowdown_pct",
+                          "bytes_moved", "floor_bytes", "link_bound_bytes"}) {
+    EXPECT_TRUE(plans["swap"]["results"][0].contains(key)) << key;
+  }
+
+  r = tidepool("report --no-plans " + path.string());
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_EQ(r.output.find("iteration and plans"), std::string::npos) << r.output;
+}
+
+TEST_F(ReportCli, PlansSectionSaysWhyWithoutIteration) {
+  const std::string once = write_rank(0, 100);
+  auto r = tidepool("report " + once);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("iteration and plans:\n  no iteration: "), std::string::npos) << r.output;
+  r = tidepool("report --format json " + once);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const auto plans = nlohmann::json::parse(r.output)["processes"][0]["iteration_and_plans"];
+  EXPECT_EQ(plans["iteration_found"], false);
+  EXPECT_FALSE(plans["no_iteration_reason"].get<std::string>().empty());
+}
+
+TEST_F(ReportCli, PlansSectionWithANamedIterationBoundary) {
+  TraceBuilder b;
+  const uint64_t weights = b.alloc(trace::AllocKind::device, 8 << 20);
+  for (uint64_t step = 1; step <= 3; ++step) {
+    b.add(trace::RangePush{.name_id = b.string("step")});
+    const uint64_t x = b.alloc(trace::AllocKind::device, step << 20);  // no repeating period
+    b.launch("forward", {weights, x});
+    b.free(x);
+    b.add(trace::RangePop{});
+  }
+  const auto path = dir_ / "marked.trace";
+  trace::save_trace(b.trace(), path);
+  auto r = tidepool("report --solver-time 0.1 " + path.string());
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("no iteration: "), std::string::npos) << r.output;
+  r = tidepool("report --solver-time 0.1 --iteration-marker step " + path.string());
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("(boundary: nvtx_range)"), std::string::npos) << r.output;
+  r = tidepool("report --iteration-marker step --iteration-kernel forward " + path.string());
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_EQ(std::count(r.output.begin(), r.output.end(), '\n'), 1) << r.output;
+}
+
+TEST_F(ReportCli, BadPlanFlagsGiveOneLine) {
+  const std::string good = write_rank(0, 100);
+  auto r = tidepool("report --link carrier-pigeon " + good);
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_EQ(r.output.rfind("tidepool: ", 0), 0u) << r.output;
+  EXPECT_EQ(std::count(r.output.begin(), r.output.end(), '\n'), 1) << r.output;
+  r = tidepool("report --solver-time -1 " + good);
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_EQ(std::count(r.output.begin(), r.output.end(), '\n'), 1) << r.output;
 }
 
 TEST_F(ReportCli, TruncatedTraceWarns) {

@@ -72,7 +72,7 @@ TEST_F(SimcudaManaged, PrefetchIsStreamOrderedAndAdviceIsChecked) {
   ASSERT_CU(cuStreamSynchronize(s));
   EXPECT_CU(cuMemAdvise(p, 4096, CU_MEM_ADVISE_SET_READ_MOSTLY, device));
   EXPECT_CU(cuMemAdvise(p, 4096, CU_MEM_ADVISE_SET_PREFERRED_LOCATION, host));
-  EXPECT_EQ(cuMemAdvise(p, 4096, static_cast<CUmem_advise>(99), device), CUDA_ERROR_INVALID_VALUE);
+  EXPECT_EQ(cuMemAdvise(p, 4096, static_cast<CUmem_advise>(7), device), CUDA_ERROR_INVALID_VALUE);
   EXPECT_EQ(cuMemAdvise(plain, 4096, CU_MEM_ADVISE_SET_READ_MOSTLY, device), CUDA_ERROR_INVALID_VALUE);
   ASSERT_CU(cuStreamDestroy(s));
   ASSERT_CU(cuMemFree(plain));

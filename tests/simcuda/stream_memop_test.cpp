@@ -115,7 +115,7 @@ TEST_F(SimcudaMemOp, BatchesQueueEveryOperation) {
   EXPECT_EQ(device_word(0), 5u);
   EXPECT_EQ(device_word(2), 1u);
   EXPECT_EQ(device_word(3), 5u);
-  ops[1].operation = static_cast<CUstreamBatchMemOpType>(99);
+  ops[1].operation = static_cast<CUstreamBatchMemOpType>(7);
   EXPECT_EQ(cuStreamBatchMemOp(a_, 4, ops, 0), CUDA_ERROR_INVALID_VALUE);
 }
 

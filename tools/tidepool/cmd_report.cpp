@@ -1,5 +1,7 @@
-// `tidepool report [--format text|json] [-o FILE] TRACE...`: the memory report of one or more
-// traces (one per process or rank), merged into one report with a row per process.
+// `tidepool report [--format text|json] [-o FILE] [--no-plans] [--solver-time S] [--link L]
+// [--iteration-marker NVTX_NAME | --iteration-kernel NAME] TRACE...`:
+// the memory report of one or more traces (one per process or rank), merged into one report with
+// a row per process, each with its iteration and what the pool and swap planners make of it.
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cstdio>
@@ -10,10 +12,13 @@
 #include <vector>
 
 #include "analyzer/report/analyze.h"
+#include "analyzer/report/iteration_plans.h"
 #include "analyzer/report/json_report.h"
 #include "analyzer/report/text_report.h"
+#include "analyzer/swap/link.h"
 #include "analyzer/trace/reader.h"
 #include "commands.h"
+#include "errors.h"
 
 namespace tidepool::cli {
 namespace {
@@ -22,9 +27,16 @@ struct ReportOptions {
   std::vector<std::string> traces;
   std::string format = "text";
   std::string output;
+  bool no_plans = false;
+  report::PlanOptions plans;
 };
 
 void run_report(const ReportOptions& options) {
+  try {
+    swap::parse_link(options.plans.link);
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(e.what());
+  }
   std::vector<report::ProcessReport> processes;
   for (const std::string& path : options.traces) {
     const trace::Trace trace = trace::read_trace(path);
@@ -33,6 +45,7 @@ void run_report(const ReportOptions& options) {
                    path.c_str());
     }
     processes.push_back(report::analyze(trace, path));
+    if (!options.no_plans) processes.back().plans = report::analyze_plans(trace, options.plans);
   }
   std::stable_sort(processes.begin(), processes.end(), [](const auto& a, const auto& b) {
     return a.rank != b.rank ? a.rank < b.rank : a.pid < b.pid;
@@ -57,6 +70,19 @@ void add_report(CLI::App& app) {
   cmd->add_option("--format", options->format, "Output format")
       ->check(CLI::IsMember({"text", "json"}));
   cmd->add_option("-o,--output", options->output, "Write the report to FILE instead of stdout");
+  cmd->add_flag("--no-plans", options->no_plans, "Leave out the iteration and plans section");
+  cmd->add_option("--solver-time", options->plans.solver_seconds,
+                  "Time limit of each pool solver in the plans section, seconds")
+      ->check(CLI::Range(0.001, 3600.0))
+      ->capture_default_str();
+  cmd->add_option("--link", options->plans.link,
+                  "Host link of the swap plans: pcie4, pcie5, nvlink-c2c or GB/s")
+      ->capture_default_str();
+  auto* marker = cmd->add_option("--iteration-marker", options->plans.iteration_marker,
+                                 "In the plans section, each push of this NVTX range starts an iteration");
+  auto* kernel = cmd->add_option("--iteration-kernel", options->plans.iteration_kernel,
+                                 "In the plans section, each launch of this kernel starts an iteration");
+  marker->excludes(kernel);
   cmd->add_option("traces", options->traces, "Trace files (one per process or rank)")
       ->required();
   cmd->callback([options] { run_report(*options); });

@@ -1,5 +1,7 @@
 // cuStreamBeginCapture, cuStreamEndCapture, cuStreamIsCapturing, cuStreamGetCaptureInfo (every
 // ABI version, _ptsz forms) and cuThreadExchangeStreamCaptureMode.
+#include <cstring>
+
 #include "tools/simcuda/src/api.h"
 #include "tools/simcuda/src/capture.h"
 #include "tools/simcuda/src/scheduler.h"
@@ -8,7 +10,10 @@ using namespace simcuda;
 
 namespace {
 
-bool valid_mode(CUstreamCaptureMode mode) {
+// Reads the integer the caller passed: it may be no valid enumerator.
+bool valid_mode(const CUstreamCaptureMode& mode_in) {
+  int mode = 0;
+  std::memcpy(&mode, &mode_in, sizeof mode);
   return mode == CU_STREAM_CAPTURE_MODE_GLOBAL || mode == CU_STREAM_CAPTURE_MODE_THREAD_LOCAL ||
          mode == CU_STREAM_CAPTURE_MODE_RELAXED;
 }

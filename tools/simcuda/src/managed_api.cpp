@@ -1,6 +1,8 @@
 // cuMemAllocManaged, cuMemPrefetchAsync (both ABI versions, _ptsz forms) and cuMemAdvise. simcuda
 // does not model page residency: a prefetch is a stream-ordered operation that takes no
 // simulated time, and advice is checked and accepted. Managed memory is freed by cuMemFree.
+#include <cstring>
+
 #include "tools/simcuda/src/api.h"
 #include "tools/simcuda/src/capture.h"
 #include "tools/simcuda/src/context.h"
@@ -48,9 +50,12 @@ CUresult prefetch(CUdeviceptr address, size_t bytes, CUmemLocation location, uns
   return CUDA_SUCCESS;
 }
 
-CUresult advise(CUdeviceptr address, size_t bytes, CUmem_advise advice, CUmemLocation location) {
+// advice is read as the integer the caller passed: it may be no valid enumerator.
+CUresult advise(CUdeviceptr address, size_t bytes, const CUmem_advise& advice_in, CUmemLocation location) {
   Context* ctx = nullptr;
   if (const CUresult r = require_context(ctx); r != CUDA_SUCCESS) return r;
+  int advice = 0;
+  std::memcpy(&advice, &advice_in, sizeof advice);
   if (!managed_range(address, bytes) || advice < CU_MEM_ADVISE_SET_READ_MOSTLY ||
       advice > CU_MEM_ADVISE_UNSET_ACCESSED_BY)
     return CUDA_ERROR_INVALID_VALUE;

@@ -1,5 +1,6 @@
 // cuStreamWaitValue32/64, cuStreamWriteValue32/64 and cuStreamBatchMemOp, in every ABI version
 // and _ptsz form (the versions behave alike; memory barriers are accepted by the _v2 batch only).
+#include <cstring>
 #include <span>
 #include <vector>
 
@@ -30,17 +31,19 @@ CUresult batch(CUstream handle, bool per_thread, unsigned count, const CUstreamB
   if (flags != 0 || count == 0 || params == nullptr) return CUDA_ERROR_INVALID_VALUE;
   std::vector<MemOp> ops;
   for (const CUstreamBatchMemOpParams& p : std::span(params, count)) {
-    switch (p.operation) {
+    int operation = 0;  // read as the integer the caller stored: it may be no valid enumerator
+    std::memcpy(&operation, &p.operation, sizeof operation);
+    switch (operation) {
       case CU_STREAM_MEM_OP_WAIT_VALUE_32:
       case CU_STREAM_MEM_OP_WAIT_VALUE_64: {
-        const bool wide = p.operation == CU_STREAM_MEM_OP_WAIT_VALUE_64;
+        const bool wide = operation == CU_STREAM_MEM_OP_WAIT_VALUE_64;
         ops.push_back({true, wide, p.waitValue.address, wide ? p.waitValue.value64 : p.waitValue.value,
                        p.waitValue.flags});
         break;
       }
       case CU_STREAM_MEM_OP_WRITE_VALUE_32:
       case CU_STREAM_MEM_OP_WRITE_VALUE_64: {
-        const bool wide = p.operation == CU_STREAM_MEM_OP_WRITE_VALUE_64;
+        const bool wide = operation == CU_STREAM_MEM_OP_WRITE_VALUE_64;
         ops.push_back({false, wide, p.writeValue.address, wide ? p.writeValue.value64 : p.writeValue.value,
                        p.writeValue.flags});
         break;

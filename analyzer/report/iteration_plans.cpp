@@ -1,0 +1,87 @@
+// Runs the pool solvers (analyzer/plan/pool_comparison.h) and the swap planners (analyzer/swap)
+// on the trace's detected iteration, for the report.
+#include "analyzer/report/iteration_plans.h"
+
+#include <stdexcept>
+
+#include "analyzer/iteration/from_trace.h"
+#include "analyzer/plan/iteration_choice.h"
+#include "analyzer/plan/names.h"
+#include "analyzer/plan/pool_comparison.h"
+#include "analyzer/swap/from_trace.h"
+#include "analyzer/swap/planner.h"
+
+namespace tidepool::report {
+namespace {
+
+constexpr double kSlowdownsPct[] = {0, 1, 5};
+constexpr swap::Planner kPlanners[] = {swap::Planner::paper, swap::Planner::best};
+
+plan::IterationRequest iteration_request(const PlanOptions& options) {
+  if (!options.iteration_marker.empty()) return {plan::BoundaryKind::nvtx_range, options.iteration_marker};
+  if (!options.iteration_kernel.empty()) return {plan::BoundaryKind::kernel, options.iteration_kernel};
+  return {};
+}
+
+// The trace events of the reference iteration, as `tidepool plan --swap` takes them.
+swap::TraceWindow reference_window(const trace::Trace& trace, const plan::IterationRequest& request) {
+  const iteration::EventStream stream = iteration::event_stream(trace);
+  const iteration::Range range = plan::find_iterations(stream, request).reference_iteration();
+  const std::size_t end =
+      range.end < stream.events.size() ? stream.events[range.end].source : trace.events.size();
+  return {stream.events[range.begin].source, end};
+}
+
+void add_swap_rows(const trace::Trace& trace, const plan::IterationRequest& request, const swap::Link& link,
+                   IterationPlans& out) {
+  const swap::Model model = swap::model_from_trace(trace, reference_window(trace, request));
+  out.durations_estimated = model.durations_estimated;
+  for (const swap::Planner planner : kPlanners) {
+    for (const double pct : kSlowdownsPct) {
+      const swap::Result result = swap::plan(model, {std::nullopt, pct}, planner, link);
+      out.unoptimized_peak_bytes = result.baseline.peak_bytes;
+      out.swap.push_back({std::string(swap::to_string(planner)), pct, result.simulated.peak_bytes,
+                          result.slowdown_pct(), result.simulated.bytes_out + result.simulated.bytes_in,
+                          result.bounds.floor_bytes, result.bounds.link_bound_bytes});
+    }
+  }
+}
+
+}  // namespace
+
+IterationPlans analyze_plans(const trace::Trace& trace, const PlanOptions& options) {
+  const swap::Link link = swap::parse_link(options.link);
+  IterationPlans out;
+  out.solver_seconds = options.solver_seconds;
+  out.link = link.name;
+  out.link_bytes_per_second = link.bytes_per_second;
+  const plan::IterationRequest request = iteration_request(options);
+  plan::PoolComparison pool;
+  try {
+    pool = plan::compare_pool_solvers(trace, request, options.solver_seconds);
+  } catch (const std::exception& e) {
+    out.no_iteration_reason = e.what();
+    return out;
+  }
+  out.boundary = std::string(plan::to_string(pool.iteration.boundary));
+  out.period_events = pool.iteration.events;
+  out.allocations_per_iteration = pool.iteration.allocations;
+  out.operations_per_iteration = pool.iteration.operations;
+  out.iterations_seen = pool.iteration.iterations_seen;
+  out.regularity = pool.iteration.regularity;
+  out.first_boundary = pool.first_boundary;
+  out.observed_peak_bytes = pool.observed_peak_bytes;
+  out.live_at_start_bytes = pool.live_at_start_bytes;
+  out.escaping_bytes = pool.escaping_bytes;
+  out.lower_bound_bytes = pool.lower_bound_bytes;
+  for (const plan::SolverArena& s : pool.solvers) out.solvers.push_back({s.solver, s.arena_bytes, s.seconds});
+  try {
+    add_swap_rows(trace, request, link, out);
+  } catch (const std::exception& e) {
+    out.swap.clear();
+    out.swap_error = e.what();
+  }
+  return out;
+}
+
+}  // namespace tidepool::report

@@ -14,15 +14,8 @@ using trace::AllocKind;
 void record_handle_alloc(runtime::Recorder& rec, runtime::HandleAllocations& table, AllocKind kind, uint64_t handle,
                          uint64_t size, uint64_t address = 0) {
   const Placement where = current_placement();
-  trace::Alloc a;
-  a.alloc_id = rec.next_alloc_id();
-  a.kind = kind;
-  a.address = address;
-  a.size = size;
+  trace::Alloc a = make_alloc(rec, kind, address, size, where);
   a.handle = handle;
-  a.device = where.device;
-  a.context = where.context;
-  a.stack_id = allocation_stack(rec);
   table.add(address != 0 ? address : handle, {a.alloc_id, kind, size, where.context, where.device});
   rec.record(a);
 }

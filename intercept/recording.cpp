@@ -54,20 +54,26 @@ trace::Range range_of(uint64_t address, uint64_t bytes) {
   return {0, address, bytes};
 }
 
-uint64_t record_alloc(runtime::Recorder& rec, trace::AllocKind kind, uint64_t address, uint64_t size,
-                      uint64_t stream, uint64_t pool, uint64_t handle) {
-  const Placement where = current_placement();
+trace::Alloc make_alloc(runtime::Recorder& rec, trace::AllocKind kind, uint64_t address, uint64_t size,
+                        const Placement& where) {
   trace::Alloc a;
   a.alloc_id = rec.next_alloc_id();
   a.kind = kind;
   a.address = address;
   a.size = size;
-  a.stream = stream;
-  a.pool = pool;
-  a.handle = handle;
   a.device = where.device;
   a.context = where.context;
   a.stack_id = allocation_stack(rec);
+  return a;
+}
+
+uint64_t record_alloc(runtime::Recorder& rec, trace::AllocKind kind, uint64_t address, uint64_t size,
+                      uint64_t stream, uint64_t pool, uint64_t handle) {
+  const Placement where = current_placement();
+  trace::Alloc a = make_alloc(rec, kind, address, size, where);
+  a.stream = stream;
+  a.pool = pool;
+  a.handle = handle;
   if (address != 0 && kind != trace::AllocKind::vmm_reserve) {
     state().by_address.add({address, size, a.alloc_id, 0, where.context, where.device, kind});
   }

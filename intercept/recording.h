@@ -39,6 +39,10 @@ trace::Range range_of(uint64_t address, uint64_t bytes);
 // The size of the allocation at `address` as the driver sees it (imported memory), 0 if unknown.
 uint64_t imported_size(CUdeviceptr address);
 
+// A new Alloc record placed at `where`: a fresh id and the calling program's call stack.
+trace::Alloc make_alloc(runtime::Recorder& rec, trace::AllocKind kind, uint64_t address, uint64_t size,
+                        const Placement& where);
+
 // Records a new allocation (and makes address-backed ones findable); returns its id.
 uint64_t record_alloc(runtime::Recorder& rec, trace::AllocKind kind, uint64_t address, uint64_t size,
                       uint64_t stream = 0, uint64_t pool = 0, uint64_t handle = 0);

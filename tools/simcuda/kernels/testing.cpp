@@ -74,8 +74,13 @@ Work sleep(const LaunchShape&, void* const* params) {
   return {};
 }
 
+// tidepool_bench_pointers8(8 pointers): does nothing; the interceptor's overhead benchmark launches it
+constexpr Param kPointers8Params[] = {{0, 8}, {8, 8}, {16, 8}, {24, 8}, {32, 8}, {40, 8}, {48, 8}, {56, 8}};
+Work no_work(const LaunchShape&, void* const*) { return {}; }
+
 }  // namespace
 
+SIMCUDA_KERNEL(tidepool_bench_pointers8, kPointers8Params, &no_work);
 SIMCUDA_KERNEL(simcuda_test_fill, kFillParams, &fill);
 SIMCUDA_KERNEL(simcuda_test_axpy, kAxpyParams, &axpy);
 SIMCUDA_KERNEL(simcuda_test_pair, kPairParams, &pair);

@@ -2,7 +2,7 @@
 #include <algorithm>
 
 #include "tools/examples/async_alloc/async_math.h"
-#include "tools/examples/common/hash.h"
+#include "tools/simcuda/kernels/fill_twin.h"
 #include "tools/simcuda/kernels/twin.h"
 
 namespace {
@@ -11,12 +11,6 @@ using simcuda::LaunchShape;
 using simcuda::Work;
 
 constexpr double kFloat = sizeof(float);
-
-Work fill(const LaunchShape&, float* out, unsigned long long seed, long long stream_id,
-          long long n) {
-  for (long long i = 0; i < n; ++i) out[i] = examples::uniform_pm1(seed, stream_id, i);
-  return {10.0 * n, kFloat * n};
-}
 
 Work combine(const LaunchShape&, const float* a, const float* b, float* c, long long n) {
   for (long long i = 0; i < n; ++i) c[i] = async_alloc::combine(a[i], b[i]);
@@ -32,6 +26,6 @@ Work block_sums(const LaunchShape&, const float* values, float* sums, long long 
 
 }  // namespace
 
-SIMCUDA_TWIN(aa_fill, fill);
+SIMCUDA_TWIN(aa_fill, simcuda::twins::fill_uniform_pm1);
 SIMCUDA_TWIN(aa_combine, combine);
 SIMCUDA_TWIN(aa_block_sums, block_sums);

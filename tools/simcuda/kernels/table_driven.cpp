@@ -1,8 +1,8 @@
 // CPU twins of the table-driven examples' kernels (tools/examples/table_driven/table_driven.cu).
 #include <algorithm>
 
-#include "tools/examples/common/hash.h"
 #include "tools/examples/table_driven/table_math.h"
+#include "tools/simcuda/kernels/fill_twin.h"
 #include "tools/simcuda/kernels/twin.h"
 
 namespace {
@@ -11,12 +11,6 @@ using simcuda::LaunchShape;
 using simcuda::Work;
 
 constexpr double kFloat = sizeof(float);
-
-Work fill(const LaunchShape&, float* out, unsigned long long seed, long long stream_id,
-          long long n) {
-  for (long long i = 0; i < n; ++i) out[i] = examples::uniform_pm1(seed, stream_id, i);
-  return {10.0 * n, kFloat * n};
-}
 
 Work axpy(const LaunchShape&, const float* x, float* y, float a, long long n) {
   for (long long i = 0; i < n; ++i) y[i] = table_driven::axpy(a, x[i], y[i]);
@@ -32,6 +26,6 @@ Work square_sums(const LaunchShape&, const float* values, float* sums, long long
 
 }  // namespace
 
-SIMCUDA_TWIN(td_fill, fill);
+SIMCUDA_TWIN(td_fill, simcuda::twins::fill_uniform_pm1);
 SIMCUDA_TWIN(td_axpy, axpy);
 SIMCUDA_TWIN(td_square_sums, square_sums);

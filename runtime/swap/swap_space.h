@@ -1,0 +1,108 @@
+// The swap space: device buffers that tidepool may move to host memory and back without their
+// address ever changing. Each buffer has its own virtual address reservation at the driver's
+// granularity (cuMemAddressReserve + cuMemCreate + cuMemMap + cuMemSetAccess); swapping out copies
+// it into pooled pinned host memory on a copy stream, then unmaps its physical memory (kept for
+// reuse by the next swap-in or allocation of the same rounded size rather than released);
+// swapping in maps physical memory at the same address again, grants access, and copies back.
+//
+// Ordering. A swap-out starts after the work already queued on every stream that touched the
+// buffer since it was last resident (events recorded on those streams; the copy stream waits on
+// them). A swap-in's copy is on a copy stream; the consumer stream waits on its event
+// (ensure_resident). Nothing is ever issued on a stream that is capturing: callers never pass one.
+//
+// Threading: every member may be called from any thread; it takes an internal lock, except the
+// lock-free fast path of ensure_resident when no buffer is absent or in flight.
+//
+// Failure: an error from the driver while swapping leaves the buffer resident with its data (a
+// swap-out that cannot map, copy or unmap is cancelled; a swap-in that cannot map physical memory
+// evicts others or fails with the driver's error, never losing the host copy).
+#pragma once
+
+#include <cuda.h>
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <utility>
+#include <vector>
+
+#include "runtime/driver_api.h"
+
+namespace tidepool::runtime {
+
+struct SwapStats {
+  uint64_t buffers = 0;               // live buffers in the swap space
+  uint64_t resident_bytes = 0;        // physical device memory mapped now (rounded sizes)
+  uint64_t cached_physical_bytes = 0; // unmapped physical memory kept for reuse
+  uint64_t swap_outs = 0;
+  uint64_t swap_ins = 0;              // planned (asynchronous) swap-ins
+  uint64_t on_demand_swap_ins = 0;    // misses: work needed a buffer that was out
+  uint64_t evictions = 0;             // rescue
+  uint64_t bytes_out = 0;
+  uint64_t bytes_in = 0;
+  uint64_t pinned_bytes = 0;          // pinned host memory held now
+  uint64_t pinned_peak_bytes = 0;
+  uint64_t pinned_limit_bytes = 0;
+  uint64_t failures = 0;              // driver errors that made a swap fall back
+};
+
+// One finished transfer, for the trace (device-clock times as DeviceTiming records).
+struct SwapEvent {
+  enum class Kind { swap_out, swap_in, eviction } kind = Kind::swap_out;
+  CUdeviceptr address = 0;
+  uint64_t bytes = 0;
+  uint64_t start_ns = 0;
+  uint64_t end_ns = 0;
+  bool on_demand = false;
+};
+
+class SwapSpace {
+ public:
+  // `context` is the context every call works in (made current by the callers' threads already;
+  // the swap space's own streams and events are created in it). `pinned_limit_bytes` bounds the
+  // pinned host memory held for swapped-out buffers.
+  SwapSpace(const DriverApi& api, CUcontext context, uint64_t pinned_limit_bytes);
+  ~SwapSpace();  // releases everything it holds (buffers still live stay mapped: the process is ending)
+  SwapSpace(const SwapSpace&) = delete;
+  SwapSpace& operator=(const SwapSpace&) = delete;
+
+  // The driver's granularity for device memory in this context (bytes; 2 MiB on current GPUs).
+  uint64_t granularity() const;
+
+  // A new buffer of `bytes` with its own reservation; CUDA_ERROR_OUT_OF_MEMORY changes nothing.
+  CUresult allocate(uint64_t bytes, CUdeviceptr* address);
+  // The program freed the buffer at its base address: after the work queued on `stream` (0 = now,
+  // once its swaps are done), its memory and reservation go back. False if not ours.
+  bool release(CUdeviceptr address, CUstream stream = nullptr);
+  // The base address and requested size of the buffer holding `address`, if it is one of ours.
+  std::optional<std::pair<CUdeviceptr, uint64_t>> find(CUdeviceptr address) const;
+
+  // Before work on `stream` touches the buffer holding `address`: if it is out, it is swapped in
+  // synchronously (*missed = true); if its swap-in is in flight, `stream` waits on it. Records
+  // `stream` as a user of the buffer (for swap-out ordering and least-recently-used eviction).
+  CUresult ensure_resident(CUdeviceptr address, CUstream stream, bool* missed = nullptr);
+
+  // Starts an asynchronous swap-out after the work queued so far on the buffer's streams.
+  // copy_out = false: the host copy is still current (only reading copies touched it since it
+  // came back), so the memory is just unmapped. False when it cannot (pinned limit, driver error,
+  // not resident): the buffer then stays resident with its data.
+  bool swap_out(CUdeviceptr address, bool copy_out = true);
+  // Starts an asynchronous swap-in (no-op when resident or already coming back).
+  CUresult swap_in(CUdeviceptr address);
+
+  // Rescue: frees at least `bytes` of device memory by evicting resident buffers that no queued
+  // work uses (least recently used first); synchronous. Returns the bytes freed (may be less).
+  uint64_t evict(uint64_t bytes);
+
+  // Finishes swap-outs whose copies have completed (unmap, keep the physical memory for reuse)
+  // and returns the transfers finished since the last call. Cheap when nothing is in flight.
+  std::vector<SwapEvent> poll();
+
+  SwapStats stats() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace tidepool::runtime

@@ -90,6 +90,10 @@ class SwapSpace {
   // Starts an asynchronous swap-in (no-op when resident or already coming back).
   CUresult swap_in(CUdeviceptr address);
 
+  // The buffer must never move or leave device memory (referenced indirectly, address exported or
+  // queried): it is never swapped out or evicted from now on.
+  void keep_resident(CUdeviceptr address);
+
   // Rescue: frees at least `bytes` of device memory by evicting resident buffers that no queued
   // work uses (least recently used first); synchronous. Returns the bytes freed (may be less).
   uint64_t evict(uint64_t bytes);

@@ -4,9 +4,11 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -70,16 +72,34 @@ TEST(SimcudaStats, ManagedMemoryIsCountedApartFromDeviceMemory) {
   EXPECT_EQ(stats["peak_requested_bytes"], 1000 + 512 * 3 + 3000 + (2 << 20));
 }
 
-TEST(SimcudaStats, BadSettingsAreOneLineErrors) {
-  const std::string command = "SIMCUDA_MEMORY=12Q " SIMCUDA_STATS_PROBE " 2>&1";
+// Runs the probe with one more environment variable; its exit status and everything it printed.
+std::pair<int, std::string> run_probe_with(const std::string& variable) {
+  const std::string command = variable + " " SIMCUDA_STATS_PROBE " 2>&1";
   FILE* pipe = popen(command.c_str(), "r");
-  ASSERT_NE(pipe, nullptr);
+  if (pipe == nullptr) return {-1, ""};
   std::string output;
   char buffer[256];
   while (fgets(buffer, sizeof buffer, pipe) != nullptr) output += buffer;
   const int status = pclose(pipe);
-  EXPECT_NE(WEXITSTATUS(status), 0);
-  EXPECT_NE(output.find("simcuda: bad SIMCUDA_MEMORY='12Q'"), std::string::npos) << output;
+  return {WEXITSTATUS(status), output};
+}
+
+TEST(SimcudaStats, BadSettingsAreOneLineErrors) {
+  for (const char* bad : {"SIMCUDA_MEMORY=12Q", "SIMCUDA_THREADS=0", "SIMCUDA_THREADS=257",
+                          "SIMCUDA_THREADS=two", "SIMCUDA_THREADS=-1", "SIMCUDA_THREADS=2x"}) {
+    const auto [status, output] = run_probe_with(bad);
+    EXPECT_NE(status, 0) << bad;
+    const std::string name(bad, std::strchr(bad, '=') - bad);
+    const std::string expected = "simcuda: bad " + name + "='" + (std::strchr(bad, '=') + 1) + "'";
+    EXPECT_NE(output.find(expected + " (want"), std::string::npos) << output;
+  }
+}
+
+TEST(SimcudaStats, ThreadCountsFromOneTo256AreAccepted) {
+  for (const char* threads : {"SIMCUDA_THREADS=1", "SIMCUDA_THREADS=256"}) {
+    const auto [status, output] = run_probe_with(threads);
+    EXPECT_EQ(status, 0) << threads << ": " << output;
+  }
 }
 
 }  // namespace

@@ -1,12 +1,15 @@
 // CPU twins of train_mlp's kernels (tools/examples/train_mlp/train_mlp.cu). Each computes the same
 // first `compute_rows` rows with the same per-element summation order as its kernel, and declares
-// the work of the full batch (`rows`) to the simulated clock. Loops are arranged for the cache;
-// every output element still accumulates its terms in the kernel's order.
+// the work of the full batch (`rows`) to the simulated clock. The dense products are blocked and
+// vectorized (dense.h); every output element still accumulates its terms in the kernel's order.
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 
 #include "tools/examples/common/hash.h"
 #include "tools/examples/train_mlp/mlp_math.h"
+#include "tools/simcuda/kernels/dense.h"
+#include "tools/simcuda/kernels/simd.h"
 #include "tools/simcuda/kernels/twin.h"
 
 namespace {
@@ -15,6 +18,7 @@ using simcuda::LaunchShape;
 using simcuda::Work;
 
 constexpr double kFloat = sizeof(float);
+constexpr int64_t kElementGrain = 1 << 18;  // elements of an element-wise twin worth a thread
 
 size_t at(long long row, long long width, long long column) {
   return static_cast<size_t>(row * width + column);
@@ -34,18 +38,7 @@ Work matmul_work(int rows, int in_dim, int out_dim) {
 // z[r][c] = (sum over k ascending of x[r][k] * w[k][c]) + b[c].
 Work linear_forward(const LaunchShape&, const float* x, const float* w, const float* b, float* z,
                     int rows, int compute_rows, int in_dim, int out_dim) {
-  std::fill(z, z + at(compute_rows, out_dim, 0), 0.0f);
-  for (int k = 0; k < in_dim; ++k) {
-    const float* w_row = w + at(k, out_dim, 0);
-    for (int r = 0; r < compute_rows; ++r) {
-      const float xv = x[at(r, in_dim, k)];
-      float* z_row = z + at(r, out_dim, 0);
-      for (int c = 0; c < out_dim; ++c) z_row[c] += xv * w_row[c];
-    }
-  }
-  for (int r = 0; r < compute_rows; ++r) {
-    for (int c = 0; c < out_dim; ++c) z[at(r, out_dim, c)] += b[c];
-  }
+  simcuda::twins::dense_forward(x, w, b, z, compute_rows, in_dim, out_dim);
   Work work = matmul_work(rows, in_dim, out_dim);
   work.bytes += kFloat * out_dim;
   return work;
@@ -76,43 +69,17 @@ Work mean(const LaunchShape&, const float* values, float* out, int rows, int com
   return {static_cast<double>(rows), kFloat * (rows + 1.0)};
 }
 
-// dx[r][k] = sum over c ascending of dz[r][c] * w[k][c]; eight k at a time, as eight independent
-// sums, so the CPU is not bound by one chain of additions.
+// dx[r][k] = sum over c ascending of dz[r][c] * w[k][c].
 Work linear_backward_input(const LaunchShape&, const float* dz, const float* w, float* dx, int rows,
                            int compute_rows, int in_dim, int out_dim) {
-  constexpr int kBlock = 8;
-  for (int k0 = 0; k0 < in_dim; k0 += kBlock) {
-    const int block = std::min(kBlock, in_dim - k0);
-    for (int r = 0; r < compute_rows; ++r) {
-      const float* dz_row = dz + at(r, out_dim, 0);
-      float acc[kBlock] = {};
-      if (block == kBlock) {
-        for (int c = 0; c < out_dim; ++c) {
-          for (int j = 0; j < kBlock; ++j) acc[j] += dz_row[c] * w[at(k0 + j, out_dim, c)];
-        }
-      } else {
-        for (int j = 0; j < block; ++j) {
-          for (int c = 0; c < out_dim; ++c) acc[j] += dz_row[c] * w[at(k0 + j, out_dim, c)];
-        }
-      }
-      for (int j = 0; j < block; ++j) dx[at(r, in_dim, k0 + j)] = acc[j];
-    }
-  }
+  simcuda::twins::dense_backward_input(dz, w, dx, compute_rows, in_dim, out_dim);
   return matmul_work(rows, in_dim, out_dim);
 }
 
 // dw[k][c] = sum over r ascending of x[r][k] * dz[r][c].
 Work linear_backward_weight(const LaunchShape&, const float* x, const float* dz, float* dw,
                             int rows, int compute_rows, int in_dim, int out_dim) {
-  for (int k = 0; k < in_dim; ++k) {
-    float* dw_row = dw + at(k, out_dim, 0);
-    std::fill(dw_row, dw_row + out_dim, 0.0f);
-    for (int r = 0; r < compute_rows; ++r) {
-      const float xv = x[at(r, in_dim, k)];
-      const float* dz_row = dz + at(r, out_dim, 0);
-      for (int c = 0; c < out_dim; ++c) dw_row[c] += xv * dz_row[c];
-    }
-  }
+  simcuda::twins::dense_backward_weight(x, dz, dw, compute_rows, in_dim, out_dim);
   return matmul_work(rows, in_dim, out_dim);
 }
 
@@ -135,9 +102,37 @@ Work relu_backward(const LaunchShape&, const float* dh, const float* z, float* d
   return {full, 3 * kFloat * full};
 }
 
+// Asks for the cache line a page past p, to be read (Write = 0) or written (1); an address only:
+// it may lie past the array.
+template <int Write>
+[[gnu::always_inline]] inline void prefetch_ahead(const float* p) {
+  constexpr uintptr_t ahead = 4096;
+  __builtin_prefetch(reinterpret_cast<const void*>(reinterpret_cast<uintptr_t>(p) + ahead), Write);
+}
+
+// Element-wise, a cache line at a time; fetching a page ahead in each of the four streams keeps
+// more memory requests in flight than the hardware prefetcher alone (about 10% faster here).
+SIMCUDA_VECTOR_CLONES
+void adam_update_all(float* weight, float* m, float* v, const float* grad,
+                     const mlp::AdamStep& step, long long n) {
+  constexpr long long line = 16;
+  long long i0 = 0;
+  for (; i0 + line <= n; i0 += line) {
+    prefetch_ahead<1>(weight + i0);
+    prefetch_ahead<1>(m + i0);
+    prefetch_ahead<1>(v + i0);
+    prefetch_ahead<0>(grad + i0);
+    for (long long i = i0; i < i0 + line; ++i)
+      mlp::adam_update(weight[i], m[i], v[i], grad[i], step);
+  }
+  for (long long i = i0; i < n; ++i) mlp::adam_update(weight[i], m[i], v[i], grad[i], step);
+}
+
 Work adam(const LaunchShape&, float* weight, float* m, float* v, const float* grad,
           mlp::AdamStep step, long long n) {
-  for (long long i = 0; i < n; ++i) mlp::adam_update(weight[i], m[i], v[i], grad[i], step);
+  simcuda::parallel_for(n, kElementGrain, [&](int64_t begin, int64_t end) {
+    adam_update_all(weight + begin, m + begin, v + begin, grad + begin, step, end - begin);
+  });
   return {12.0 * n, 7 * kFloat * n};
 }
 

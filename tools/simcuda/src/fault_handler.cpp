@@ -14,7 +14,7 @@
 namespace simcuda {
 namespace {
 
-thread_local const char* current_work = nullptr;
+thread_local const char* work_name = nullptr;
 struct sigaction previous_segv;
 struct sigaction previous_bus;
 
@@ -31,9 +31,9 @@ void on_fault(int sig, siginfo_t* info, void* context) {
     hex[18] = '\0';
     write_text("simcuda: illegal address ");
     write_text(hex);
-    if (current_work != nullptr) {
+    if (work_name != nullptr) {
       write_text(" in kernel ");
-      write_text(current_work);
+      write_text(work_name);
     } else {
       write_text(" in host code");
     }
@@ -62,6 +62,7 @@ void install_fault_handler() {
   sigaction(SIGBUS, &action, &previous_bus);
 }
 
-void set_current_work(const char* name) { current_work = name; }
+void set_current_work(const char* name) { work_name = name; }
+const char* current_work() { return work_name; }
 
 }  // namespace simcuda

@@ -6,5 +6,6 @@ namespace simcuda {
 void install_fault_handler();
 // What the calling worker thread is running (a kernel's name, "memcpy", ...); nullptr outside work.
 void set_current_work(const char* name);
+const char* current_work();
 
 }  // namespace simcuda

@@ -1,8 +1,12 @@
 // Reads the SIMCUDA_* environment variables once.
 #include "tools/simcuda/src/settings.h"
 
+#include <sched.h>
+
+#include <algorithm>
 #include <cstdlib>
 #include <limits>
+#include <thread>
 
 namespace simcuda {
 
@@ -29,8 +33,19 @@ bool parse_bytes(const std::string& text, uint64_t& bytes) {
 
 namespace {
 
+constexpr unsigned kMaxThreads = 256;
+constexpr unsigned kDefaultMaxThreads = 8;
+
+// The CPUs this process may run on (its affinity mask), at least 1.
+unsigned usable_cpus() {
+  cpu_set_t set;
+  if (sched_getaffinity(0, sizeof set, &set) == 0) return std::max(CPU_COUNT(&set), 1);
+  return std::max(std::thread::hardware_concurrency(), 1u);
+}
+
 Settings read_settings() {
   Settings s;
+  s.threads = std::min(usable_cpus(), kDefaultMaxThreads);
   if (const char* memory = std::getenv("SIMCUDA_MEMORY")) {
     if (!parse_bytes(memory, s.memory_bytes) || s.memory_bytes == 0 || s.memory_bytes > (1ull << 40))
       s.error = std::string("bad SIMCUDA_MEMORY='") + memory + "' (want bytes with an optional K/M/G suffix, at most 1T)";
@@ -42,6 +57,14 @@ Settings read_settings() {
       s.error = std::string("bad SIMCUDA_LINK_GBPS='") + gbps + "' (want a positive number of GB/s)";
   }
   if (const char* stats = std::getenv("SIMCUDA_STATS")) s.stats_path = stats;
+  if (const char* threads = std::getenv("SIMCUDA_THREADS")) {
+    char* end = nullptr;
+    const unsigned long value = std::strtoul(threads, &end, 10);
+    if (threads[0] < '0' || threads[0] > '9' || *end != '\0' || value < 1 || value > kMaxThreads)
+      s.error = std::string("bad SIMCUDA_THREADS='") + threads + "' (want a whole number from 1 to 256)";
+    else
+      s.threads = static_cast<unsigned>(value);
+  }
   return s;
 }
 

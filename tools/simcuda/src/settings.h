@@ -10,6 +10,7 @@ struct Settings {
   uint64_t memory_bytes = 16ull << 30;  // SIMCUDA_MEMORY: device capacity (K/M/G suffixes, powers of 1024)
   double link_gbps = 50;                // SIMCUDA_LINK_GBPS: host<->device bandwidth, GB/s
   std::string stats_path;               // SIMCUDA_STATS: JSON written at exit, %p -> pid
+  unsigned threads = 1;                 // SIMCUDA_THREADS: threads a large twin or copy may use
   std::string error;                    // a bad setting, reported by cuInit; empty when all are valid
 };
 

@@ -2,8 +2,8 @@
 #include "tools/simcuda/src/transfer.h"
 
 #include <cmath>
-#include <cstring>
 
+#include "tools/simcuda/src/bulk_copy.h"
 #include "tools/simcuda/src/capture.h"
 #include "tools/simcuda/src/fault_handler.h"
 #include "tools/simcuda/src/pointers.h"
@@ -29,8 +29,8 @@ void move_rows(const Rows& rows) {
   set_current_work("memcpy");
   for (uint64_t z = 0; z < rows.depth; ++z)
     for (uint64_t row = 0; row < rows.height; ++row)  // overlapping ranges are the caller's bug; no UB here
-      std::memmove(reinterpret_cast<void*>(rows.dst + z * rows.dst_slice + row * rows.dst_pitch),
-                   reinterpret_cast<const void*>(rows.src + z * rows.src_slice + row * rows.src_pitch), rows.width);
+      move_bytes(reinterpret_cast<void*>(rows.dst + z * rows.dst_slice + row * rows.dst_pitch),
+                 reinterpret_cast<const void*>(rows.src + z * rows.src_slice + row * rows.src_pitch), rows.width);
   set_current_work(nullptr);
 }
 

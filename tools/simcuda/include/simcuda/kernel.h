@@ -8,11 +8,12 @@
 // whatever sample of that problem the twin actually computes on the CPU.
 //
 // A twin runs on its stream's worker thread, in stream order, with device pointers that are plain
-// host addresses inside simcuda's device heap.
+// host addresses inside simcuda's device heap; a large one may share its work out (parallel_for).
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <initializer_list>
 #include <span>
 #include <string_view>
@@ -53,6 +54,13 @@ struct KernelInfo {
 void register_kernel(const KernelInfo& info);
 // nullptr when no twin has that name.
 const KernelInfo* find_kernel(std::string_view name);
+
+// Runs body(begin, end) on disjoint ranges that cover [0, count), each a multiple of `grain` long
+// (the last one excepted), on the calling thread and up to SIMCUDA_THREADS - 1 helper threads
+// (fewer when there are fewer grains); returns when all are done. A fault in a helper is reported
+// as the caller's kernel. Only for work whose result does not depend on the split: every output
+// written by one range, and a body that does not throw.
+void parallel_for(int64_t count, int64_t grain, const std::function<void(int64_t, int64_t)>& body);
 
 // Registers a twin at load time: SIMCUDA_KERNEL(my_kernel, kParams, &my_kernel_body);
 struct KernelRegistrar {

@@ -1,11 +1,14 @@
-// Swap planning for one iteration, and buffer ids → allocation ordinals.
+// Swap planning for one iteration, buffer ids → allocation ordinals, and the peak beside a pool.
 #include "analyzer/plan/swap_plan.h"
 
 #include <stdexcept>
 #include <unordered_map>
+#include <unordered_set>
+#include <vector>
 
 #include "analyzer/swap/from_trace.h"
 #include "analyzer/swap/planner.h"
+#include "analyzer/swap/simulator.h"
 
 namespace tidepool::plan {
 namespace {
@@ -25,18 +28,26 @@ std::unordered_map<std::uint64_t, BufferRef> buffer_refs(const iteration::EventS
   return refs;
 }
 
+}  // namespace
+
 swap::TraceWindow trace_window(const trace::Trace& trace, const iteration::EventStream& stream, iteration::Range range) {
   const std::size_t end = range.end < stream.events.size() ? stream.events[range.end].source : trace.events.size();
   return {stream.events[range.begin].source, end};
 }
 
-}  // namespace
+swap::Model iteration_model(const trace::Trace& trace, const iteration::EventStream& stream,
+                            const iteration::Detection& detection) {
+  std::vector<swap::TraceWindow> others;
+  for (const iteration::Range& r : detection.iterations) others.push_back(trace_window(trace, stream, r));
+  return swap::model_from_trace(trace, trace_window(trace, stream, detection.reference_iteration()), others);
+}
 
-SwapPlan plan_swap(const trace::Trace& trace, const iteration::EventStream& stream, iteration::Range range,
-                   const SwapRequest& request) {
+SwapPlan plan_swap(const trace::Trace& trace, const iteration::EventStream& stream,
+                   const iteration::Detection& detection, const SwapRequest& request) {
   const swap::Planner planner = swap::parse_planner(request.planner);
   const swap::Link link = swap::parse_link(request.link);
-  const swap::Model model = swap::model_from_trace(trace, trace_window(trace, stream, range));
+  const iteration::Range range = detection.reference_iteration();
+  const swap::Model model = iteration_model(trace, stream, detection);
   swap::Target target;
   target.budget = request.budget_bytes;
   target.max_slowdown_pct = request.max_slowdown_pct;
@@ -44,6 +55,8 @@ SwapPlan plan_swap(const trace::Trace& trace, const iteration::EventStream& stre
 
   const auto refs = buffer_refs(stream, range);
   SwapPlan out;
+  for (const auto& [alloc_id, ref] : refs)
+    if (ref.scope == BufferRef::Scope::iteration) out.alloc_of_ordinal[ref.ordinal] = alloc_id;
   out.section.planner = std::string(swap::to_string(planner));
   out.section.link = link.name;
   out.section.planned_peak_bytes = result.simulated.peak_bytes;
@@ -64,7 +77,40 @@ SwapPlan plan_swap(const trace::Trace& trace, const iteration::EventStream& stre
     if (op.release_before) s.release_before_op = *op.release_before;
     out.section.operations.push_back(s);
   }
+  out.model = model;
+  out.ops = result.ops;
+  out.link = link;
   return out;
+}
+
+std::uint64_t peak_with_pool(const SwapPlan& swap, const PoolSection& pool) {
+  std::unordered_set<std::uint64_t> pooled;  // trace allocation ids
+  for (const Slot& slot : pool.slots)
+    if (const auto it = swap.alloc_of_ordinal.find(slot.ordinal); it != swap.alloc_of_ordinal.end()) pooled.insert(it->second);
+  swap::Model model = swap.model;
+  std::vector<std::uint32_t> index(model.buffers.size(), 0);  // old buffer -> new one
+  std::vector<swap::Buffer> kept;
+  for (std::uint32_t b = 0; b < model.buffers.size(); ++b) {
+    if (pooled.contains(model.buffers[b].trace_alloc_id)) continue;
+    index[b] = static_cast<std::uint32_t>(kept.size());
+    kept.push_back(std::move(model.buffers[b]));
+  }
+  if (pool.arena_bytes > 0) {
+    swap::Buffer arena;
+    arena.size = pool.arena_bytes;
+    arena.end = static_cast<std::uint32_t>(model.ops.size());
+    arena.persistent = true;
+    arena.never_swapped = true;
+    kept.push_back(std::move(arena));
+  }
+  model.buffers = std::move(kept);
+  std::vector<swap::SwapOp> ops = swap.ops;
+  for (swap::SwapOp& op : ops) {
+    if (pooled.contains(swap.model.buffers[op.buffer].trace_alloc_id))
+      throw std::logic_error("a swapped buffer was packed into the pool");
+    op.buffer = index[op.buffer];
+  }
+  return swap::simulate(model, ops, swap.link).peak_bytes;
 }
 
 }  // namespace tidepool::plan

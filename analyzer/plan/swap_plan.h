@@ -6,9 +6,15 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <unordered_map>
+#include <vector>
 
+#include "analyzer/iteration/detection.h"
 #include "analyzer/iteration/event_stream.h"
 #include "analyzer/plan/plan.h"
+#include "analyzer/swap/from_trace.h"
+#include "analyzer/swap/link.h"
+#include "analyzer/swap/swap_op.h"
 #include "analyzer/trace/trace.h"
 
 namespace tidepool::plan {
@@ -23,11 +29,30 @@ struct SwapRequest {
 struct SwapPlan {
   SwapSection section;
   std::set<std::uint64_t> swapped_ordinals;  // iteration-scope buffers it moves (kept out of the pool)
+  // What the figures were simulated from, to simulate them again beside a pool.
+  swap::Model model;
+  std::vector<swap::SwapOp> ops;
+  swap::Link link;
+  std::unordered_map<std::uint64_t, std::uint64_t> alloc_of_ordinal;  // iteration ordinal -> trace alloc id
 };
 
-// Throws std::invalid_argument for a bad planner, link or target, std::runtime_error when a swap
-// would move a buffer the runtime cannot identify.
-SwapPlan plan_swap(const trace::Trace& trace, const iteration::EventStream& stream, iteration::Range range,
-                   const SwapRequest& request);
+// The trace events [begin, end) of the stream's iteration `range`: what the swap model is built
+// from (the stream's events point back into the trace).
+swap::TraceWindow trace_window(const trace::Trace& trace, const iteration::EventStream& stream, iteration::Range range);
+
+// The swap model of the detection's reference iteration, each buffer's accesses compared with
+// the other detected iterations (only buffers accessed the same way in all of them may move).
+swap::Model iteration_model(const trace::Trace& trace, const iteration::EventStream& stream,
+                            const iteration::Detection& detection);
+
+// The simulated peak device memory of a plan with this pool and these swaps: the pool's slots are
+// one static arena of its height, beside the persistent buffers, the buffers outside the pool, and
+// the swapped buffers while resident (each in its own mapping, at its rounded size).
+std::uint64_t peak_with_pool(const SwapPlan& swap, const PoolSection& pool);
+
+// Plans the reference iteration. Throws std::invalid_argument for a bad planner, link or target,
+// std::runtime_error when a swap would move a buffer the runtime cannot identify.
+SwapPlan plan_swap(const trace::Trace& trace, const iteration::EventStream& stream,
+                   const iteration::Detection& detection, const SwapRequest& request);
 
 }  // namespace tidepool::plan

@@ -1,6 +1,9 @@
 // Trace → plan.
 #include "analyzer/plan/trace_plan.h"
 
+#include <optional>
+#include <set>
+
 #include "analyzer/iteration/from_trace.h"
 #include "analyzer/iteration/lifetimes.h"
 #include "analyzer/plan/fingerprint.h"
@@ -17,15 +20,17 @@ Plan plan_from_trace(const trace::Trace& trace, std::string_view trace_path, con
   plan.source = {std::string(trace_path), trace.header.program, trace.header.synthetic};
   plan.fingerprint = fingerprint(stream, reference);
   plan.iteration = describe(stream, detection);
-  std::set<std::uint64_t> swapped;
-  if (request.swap) {
-    SwapPlan swap = plan_swap(trace, stream, reference, *request.swap);
-    plan.swap = std::move(swap.section);
-    swapped = std::move(swap.swapped_ordinals);
-  }
+  std::optional<SwapPlan> swap;
+  if (request.swap) swap = plan_swap(trace, stream, detection, *request.swap);
   if (request.pool) {
     const auto deadline = packing::Deadline::after_seconds(request.pool->time_limit_seconds);
-    plan.pool = plan_pool(iteration::lifetimes(stream, reference), swapped, request.pool->solver, deadline);
+    plan.pool = plan_pool(iteration::lifetimes(stream, reference), swap ? swap->swapped_ordinals : std::set<std::uint64_t>{},
+                          request.pool->solver, deadline);
+  }
+  if (swap) {
+    // Beside a pool, the peak is the arena (static) plus what stays outside it over time.
+    if (plan.pool) swap->section.planned_peak_bytes = peak_with_pool(*swap, *plan.pool);
+    plan.swap = std::move(swap->section);
   }
   return plan;
 }

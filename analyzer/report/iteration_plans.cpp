@@ -8,7 +8,7 @@
 #include "analyzer/plan/iteration_choice.h"
 #include "analyzer/plan/names.h"
 #include "analyzer/plan/pool_comparison.h"
-#include "analyzer/swap/from_trace.h"
+#include "analyzer/plan/swap_plan.h"
 #include "analyzer/swap/planner.h"
 
 namespace tidepool::report {
@@ -23,18 +23,10 @@ plan::IterationRequest iteration_request(const PlanOptions& options) {
   return {};
 }
 
-// The trace events of the reference iteration, as `tidepool plan --swap` takes them.
-swap::TraceWindow reference_window(const trace::Trace& trace, const plan::IterationRequest& request) {
-  const iteration::EventStream stream = iteration::event_stream(trace);
-  const iteration::Range range = plan::find_iterations(stream, request).reference_iteration();
-  const std::size_t end =
-      range.end < stream.events.size() ? stream.events[range.end].source : trace.events.size();
-  return {stream.events[range.begin].source, end};
-}
-
 void add_swap_rows(const trace::Trace& trace, const plan::IterationRequest& request, const swap::Link& link,
                    IterationPlans& out) {
-  const swap::Model model = swap::model_from_trace(trace, reference_window(trace, request));
+  const iteration::EventStream stream = iteration::event_stream(trace);
+  const swap::Model model = plan::iteration_model(trace, stream, plan::find_iterations(stream, request));
   out.durations_estimated = model.durations_estimated;
   for (const swap::Planner planner : kPlanners) {
     for (const double pct : kSlowdownsPct) {

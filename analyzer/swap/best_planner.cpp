@@ -2,7 +2,6 @@
 #include "analyzer/swap/best_planner.h"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 
 namespace tidepool::swap {
@@ -10,9 +9,11 @@ namespace {
 
 // Consecutive rejected candidates after which the peak is taken as final.
 constexpr std::size_t kMaxMisses = 48;
-// Each phase is anytime: it returns the lowest plan found so far when its time is up (this only
-// binds on very long iterations, ~100k launches).
-constexpr std::chrono::milliseconds kPhaseTime{600};
+// Each phase is anytime: it returns the lowest plan found so far after a number of rounds (each
+// one simulation) that keeps it near a fixed amount of work, deterministically: it only binds on
+// very long iterations (10 rounds at ~100k launches).
+constexpr std::size_t kPhaseOpRounds = 1'000'000;
+constexpr std::size_t kMinPhaseRounds = 8;
 
 struct Pick {
   std::size_t gap;
@@ -35,9 +36,9 @@ class BestPlanner {
     allowed_ = baseline_seconds_ * (1 + max_slowdown_pct / 100) + 1e-12;
     std::fill(tabu_.begin(), tabu_.end(), false);
     std::size_t batch = 1, misses = 0;
-    const auto deadline = std::chrono::steady_clock::now() + kPhaseTime;
-    while ((!stop_at || sim.peak_bytes > *stop_at) && misses < kMaxMisses &&
-           std::chrono::steady_clock::now() < deadline) {
+    const std::size_t rounds = std::max(kMinPhaseRounds, kPhaseOpRounds / n_);
+    for (std::size_t round = 0; round < rounds && (!stop_at || sim.peak_bytes > *stop_at) && misses < kMaxMisses;
+         ++round) {
       std::vector<Pick> picks = candidates(sim, plan);
       if (picks.empty()) break;
       std::sort(picks.begin(), picks.end(), [](const Pick& a, const Pick& b) { return a.score > b.score; });
@@ -125,6 +126,11 @@ class BestPlanner {
         out_.add(op.out_after, x.out_start, x.out_end, slack);
       }
       if (std::isfinite(x.in_end)) in_.add(op.in_at, x.in_start - shift, x.in_end - shift, needed - (x.in_end - shift));
+    }
+    // The program's own copies share the engines; delaying one delays the iteration.
+    for (std::uint32_t i = 0; i < n_; ++i) {
+      if (model_.ops[i].engine == Engine::device_to_host) out_.add(i, sim.op_start[i], sim.op_end[i], 0);
+      if (model_.ops[i].engine == Engine::host_to_device) in_.add(i, sim.op_start[i], sim.op_end[i], 0);
     }
     out_.finish();
     in_.finish();

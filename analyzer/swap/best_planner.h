@@ -3,7 +3,8 @@
 // already queued on the device-to-host engine) and when it must come back (as late as the
 // host-to-device engine allows before its next access), and adds the largest ones that fit, then
 // re-simulates: a round is kept only if the peak drops (or moves) within the allowed time, so
-// the simulator, not the estimate, decides. Each phase stops after 0.6 s with what it has. With an allowed slowdown, a swap-out that cannot
+// the simulator, not the estimate, decides. Each phase stops after a number of rounds that bounds its
+// work (only long iterations reach it), with what it has. With an allowed slowdown, a swap-out that cannot
 // finish before the peak may make the peak op wait for it, and a swap-in may end late.
 #pragma once
 

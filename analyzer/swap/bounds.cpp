@@ -2,7 +2,9 @@
 #include "analyzer/swap/bounds.h"
 
 #include <algorithm>
-#include <set>
+#include <cmath>
+#include <limits>
+#include <utility>
 #include <vector>
 
 #include "analyzer/swap/swap_op.h"
@@ -29,7 +31,7 @@ std::vector<Covering> coverings(const Model& model, const Simulation& base) {
   const double period = base.iteration_seconds;
   std::vector<Covering> out;
   for (const Buffer& b : model.buffers) {
-    if (b.indirect) continue;
+    if (b.never_swapped) continue;
     const std::size_t m = b.accesses.size();
     for (std::size_t x = 0; x < m; ++x) {
       const bool last = x + 1 == m;
@@ -48,44 +50,68 @@ std::vector<Covering> coverings(const Model& model, const Simulation& base) {
   return out;
 }
 
+// Per op [0, n), the value of the first gap (in `order`) that covers it, or `none`: each op is
+// painted once, skipping painted runs with a union-find.
+std::vector<double> paint(const std::vector<Covering>& gaps, std::vector<std::size_t> order, std::size_t n,
+                          double none, double Covering::*value) {
+  std::vector<double> out(n, none);
+  std::vector<std::size_t> next(n + 1);  // the first unpainted op at or after i
+  for (std::size_t i = 0; i <= n; ++i) next[i] = i;
+  auto find = [&](std::size_t i) {
+    std::size_t root = i;
+    while (next[root] != root) root = next[root];
+    while (next[i] != root) i = std::exchange(next[i], root);
+    return root;
+  };
+  for (std::size_t g : order) {
+    for (std::size_t i = find(gaps[g].from); i < gaps[g].to; i = find(i + 1)) {
+      out[i] = gaps[g].*value;
+      next[i] = i + 1;
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 Bounds compute_bounds(const Model& model, const Link& link, const Simulation& baseline,
                       double max_slowdown_pct) {
   const std::size_t n = model.ops.size();
   const std::vector<Bytes> live = live_bytes_per_op(model);
-  const std::vector<Covering> gaps = coverings(model, baseline);
+  std::vector<Covering> gaps = coverings(model, baseline);
+  std::erase_if(gaps, [](const Covering& g) { return g.from >= g.to; });  // no op strictly inside
   const double period = baseline.iteration_seconds;
   const double extra = period * max_slowdown_pct / 100.0;
   const double longest = period + extra;
-  std::vector<std::vector<std::size_t>> opening(n + 1), closing(n + 1);
+  constexpr double kNone = std::numeric_limits<double>::quiet_NaN();
+  // Per op: the idle bytes (clean and dirty), the earliest start of a dirty gap over it, and the
+  // latest end of any gap over it.
+  std::vector<long double> dirty(n + 1, 0), clean(n + 1, 0);
+  std::vector<std::size_t> dirty_by_start, by_end;
   for (std::size_t g = 0; g < gaps.size(); ++g) {
-    if (gaps[g].from >= gaps[g].to) continue;  // no op strictly inside
-    opening[gaps[g].from].push_back(g);
-    closing[gaps[g].to].push_back(g);
+    auto& sum = gaps[g].clean ? clean : dirty;
+    sum[gaps[g].from] += gaps[g].size;
+    sum[gaps[g].to] -= gaps[g].size;
+    if (!gaps[g].clean) dirty_by_start.push_back(g);
+    by_end.push_back(g);
   }
-  std::multiset<double> dirty_starts, ends;
-  long double dirty = 0, clean = 0;
+  std::sort(dirty_by_start.begin(), dirty_by_start.end(), [&](std::size_t a, std::size_t b) { return gaps[a].start < gaps[b].start; });
+  std::sort(by_end.begin(), by_end.end(), [&](std::size_t a, std::size_t b) { return gaps[a].end > gaps[b].end; });
+  const std::vector<double> earliest_dirty_start = paint(gaps, std::move(dirty_by_start), n, kNone, &Covering::start);
+  const std::vector<double> latest_end = paint(gaps, std::move(by_end), n, kNone, &Covering::end);
+  long double dirty_here = 0, clean_here = 0;
   Bounds bounds;
   for (std::size_t i = 0; i < n; ++i) {
-    for (std::size_t g : closing[i]) {
-      (gaps[g].clean ? clean : dirty) -= gaps[g].size;
-      if (!gaps[g].clean) dirty_starts.erase(dirty_starts.find(gaps[g].start));
-      ends.erase(ends.find(gaps[g].end));
-    }
-    for (std::size_t g : opening[i]) {
-      (gaps[g].clean ? clean : dirty) += gaps[g].size;
-      if (!gaps[g].clean) dirty_starts.insert(gaps[g].start);
-      ends.insert(gaps[g].end);
-    }
-    const long double idle = dirty + clean;
+    dirty_here += dirty[i];
+    clean_here += clean[i];
+    const long double idle = dirty_here + clean_here;
     long double away = idle;
-    if (!dirty_starts.empty()) {
-      const double window = std::min(longest, baseline.op_start[i] - *dirty_starts.begin() + extra);
-      away = std::min(away, clean + std::min<long double>(dirty, std::max(0.0, window) * link.bytes_per_second));
+    if (!std::isnan(earliest_dirty_start[i])) {
+      const double window = std::min(longest, baseline.op_start[i] - earliest_dirty_start[i] + extra);
+      away = std::min(away, clean_here + std::min<long double>(dirty_here, std::max(0.0, window) * link.bytes_per_second));
     }
-    if (!ends.empty()) {
-      const double window = std::min(longest, *ends.rbegin() - baseline.op_start[i] + extra);
+    if (!std::isnan(latest_end[i])) {
+      const double window = std::min(longest, latest_end[i] - baseline.op_start[i] + extra);
       away = std::min<long double>(away, std::max(0.0, window) * link.bytes_per_second);
     }
     const auto here = static_cast<long double>(live[i]);

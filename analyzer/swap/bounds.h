@@ -1,7 +1,7 @@
 // The two bounds printed beside every swap result (docs/swap.md explains them):
 //  - the floor: the peak if transfers were free. At each op, every buffer that is idle across it
-//    (between two of its accesses, cyclically for persistent buffers, and not referenced
-//    indirectly) could be away; what is left is what that op needs plus what is never idle.
+//    (between two of its accesses, cyclically for persistent buffers, and not never_swapped)
+//    could be away; what is left is what that op needs plus what is never idle.
 //  - the link bound: the lowest peak the link allows within the allowed time. At each op the
 //    bytes away are at most the idle bytes, and at most what the device-to-host engine can move
 //    out from the earliest of those gaps' starts up to the op (bytes clean on the host leave for

@@ -1,12 +1,17 @@
 // Builds the swap model of one iteration from a trace: its launches, copies and sets in issue
-// order (captured work left out), their streams and event dependencies, their device durations
-// (DeviceTiming records; a cost model when the trace has none), and every device allocation
-// live in the iteration with its accesses. Allocations live across the whole window are
-// persistent. Buffers referenced indirectly, and every buffer live at a launch whose parameters
-// could not be decoded, are marked as never to be swapped.
+// order (captured work left out), their streams, engines, event dependencies and host waits,
+// their device durations (DeviceTiming records; an untimed op takes the mean time of its kind, since
+// the recorder samples; a cost model when no op of its kind was timed), and every
+// device allocation live in the iteration with its accesses. Allocations live across the whole
+// window are persistent. A buffer is never swapped when the runtime could not enforce it: it is
+// referenced indirectly (IndirectRef), its address was queried or exported (AddressQuery), it was
+// live at a launch whose parameters could not be decoded (or a graph launch) anywhere in the
+// trace, it was allocated in an earlier iteration and freed in this one, or its accesses differ
+// in another recorded iteration.
 #pragma once
 
 #include <cstddef>
+#include <span>
 #include <string_view>
 #include <vector>
 
@@ -25,7 +30,9 @@ struct TraceWindow {
 // last one until its pop). Empty when the name never appears.
 std::vector<TraceWindow> nvtx_iterations(const trace::Trace& trace, std::string_view name);
 
-// std::invalid_argument when the window is empty, out of range, or holds no operation.
-Model model_from_trace(const trace::Trace& trace, TraceWindow window);
+// `others`: the other recorded iterations, against which each buffer's accesses are compared
+// (persistent buffers by allocation, the iteration's own by their ordinal among its device
+// allocations). std::invalid_argument when a window is empty, out of range, or holds no operation.
+Model model_from_trace(const trace::Trace& trace, TraceWindow window, std::span<const TraceWindow> others = {});
 
 }  // namespace tidepool::swap

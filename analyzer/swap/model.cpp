@@ -39,6 +39,8 @@ void validate(const Model& model) {
       fail("op " + std::to_string(i) + ": stream index out of range (streams are numbered from 0)");
     for (std::uint32_t dep : op.after)
       if (dep >= i) fail("op " + std::to_string(i) + ": depends on a later op");
+    for (std::uint32_t waited : op.host_waits)
+      if (waited >= i) fail("op " + std::to_string(i) + ": the host waits for a later op");
   }
   for (std::size_t b = 0; b < model.buffers.size(); ++b) validate_buffer(model, b);
 }

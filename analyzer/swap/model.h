@@ -19,12 +19,21 @@ constexpr Bytes rounded_to_granularity(Bytes bytes) {
 
 enum class OpKind : std::uint8_t { kernel, copy, set };
 
+// What runs an op on the device: one compute engine shared by every stream (kernels, sets,
+// device-to-device copies), and one copy engine per direction, which swaps share.
+enum class Engine : std::uint8_t { compute, host_to_device, device_to_host };
+
 struct Op {
   OpKind kind = OpKind::kernel;
   std::uint32_t stream = 0;          // streams are numbered densely from 0
   double seconds = 0;                // device duration
   std::vector<std::uint32_t> after;  // earlier ops (other streams) this one waits for
   std::string name;                  // for reports: the kernel or the copy kind
+  Engine engine = Engine::compute;
+  // Earlier ops the host waited for before issuing this one (synchronous copies and frees,
+  // stream, event and context synchronizations): it cannot start before they have ended.
+  std::vector<std::uint32_t> host_waits;
+  std::uint64_t trace_op_id = 0;  // the launch, copy or set in the trace it came from (0: none)
 };
 
 // One access of a buffer by an operation. Kernels' accesses always count as writes (a kernel's
@@ -42,7 +51,10 @@ struct Buffer {
   std::uint32_t begin = 0;
   std::uint32_t end = 0;
   bool persistent = false;
-  bool indirect = false;          // referenced through a pointer in device memory: never swapped
+  // Never swapped: referenced through a pointer in device memory, live at a launch whose
+  // accesses could not be seen, its address queried or exported, accessed differently in other
+  // recorded iterations, or otherwise not identifiable by the runtime from one iteration to the next.
+  bool never_swapped = false;
   std::vector<Access> accesses;   // ascending by op
   std::uint64_t trace_alloc_id = 0;  // the allocation in the trace it came from (0: none)
 };
@@ -55,7 +67,7 @@ struct Model {
 
 // Throws std::invalid_argument naming the first problem: an empty model, a negative or
 // non-finite duration, a dependency on a later op, a buffer of size 0, a lifetime outside the
-// ops, an access outside the buffer's lifetime or out of order.
+// ops, an access outside the buffer's lifetime or out of order, a host wait on a later op.
 void validate(const Model& model);
 
 // The total size of the buffers live at each op (persistent ones included), unrounded.

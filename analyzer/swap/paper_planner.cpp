@@ -20,11 +20,12 @@ struct Candidate {
   long out_end = 0, in_start = 0;  // scheduled sync / issue positions (unrolled)
 };
 
-class PaperPlanner {
+}  // namespace
+
+class PaperPlanner::State {
  public:
-  PaperPlanner(const Model& model, const Link& link, const Simulation& baseline, Bytes limit)
-      : model_(model), link_(link), n_(static_cast<long>(model.ops.size())),
-        period_(baseline.iteration_seconds), limit_(static_cast<std::int64_t>(limit)) {
+  State(const Model& model, const Link& link, const Simulation& baseline)
+      : model_(model), link_(link), n_(static_cast<long>(model.ops.size())), period_(baseline.iteration_seconds) {
     issue_.resize(model.ops.size());
     double t = 0;
     for (std::size_t i = 0; i < issue_.size(); ++i) issue_[i] = t = std::max(t, baseline.op_start[i]);
@@ -33,10 +34,12 @@ class PaperPlanner {
     prefix_.assign(load_.size() + 1, 0);
     for (std::size_t i = 0; i < load_.size(); ++i) prefix_[i + 1] = prefix_[i] + load_[i];
     peak_ = static_cast<long>(std::max_element(load_.begin(), load_.end()) - load_.begin());
+    find_candidates();
   }
 
-  std::vector<SwapOp> plan(PaperScheduling scheduling) {
-    std::vector<Candidate> chosen = select(candidates());
+  std::vector<SwapOp> plan(Bytes limit, PaperScheduling scheduling) {
+    limit_ = static_cast<std::int64_t>(limit);
+    std::vector<Candidate> chosen = select();
     if (scheduling == PaperScheduling::no_overhead) schedule_no_overhead(chosen);
     else schedule_stick_to_limit(chosen);
     std::vector<SwapOp> ops;
@@ -58,16 +61,25 @@ class PaperPlanner {
   }
   double out_time(Bytes size) const { return link_.copy_seconds(size) + link_.unmap_seconds; }
   double in_time(Bytes size) const { return link_.copy_seconds(size) + link_.map_seconds; }
-  // First unrolled x >= from with t(x) >= time; last x <= to with t(x) <= time.
+  // First unrolled x in [from, from + 2n] with t(x) >= time (or from + 2n); last x in
+  // [to - 2n, to] with t(x) <= time (or to - 2n). t is non-decreasing, so both are binary searches.
   long first_at_or_after(long from, double time) const {
-    long x = from;
-    while (t(x) < time && x < from + 2 * n_) ++x;
-    return x;
+    long lo = from, hi = from + 2 * n_;
+    while (lo < hi) {
+      const long mid = lo + (hi - lo) / 2;
+      if (t(mid) < time) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
   }
   long last_at_or_before(long to, double time) const {
-    long x = to;
-    while (t(x) > time && x > to - 2 * n_) --x;
-    return x;
+    long lo = to - 2 * n_, hi = to;
+    while (lo < hi) {
+      const long mid = hi - (hi - lo) / 2;
+      if (t(mid) > time) hi = mid - 1;
+      else lo = mid;
+    }
+    return lo;
   }
   long double load_sum(long from, long to) const {  // sum of load over unrolled [from, to)
     long double sum = 0;
@@ -97,8 +109,9 @@ class PaperPlanner {
     return to;
   }
 
-  std::vector<Candidate> candidates() const {
-    std::vector<Candidate> out;
+  // The gaps across the peak with their limit-free scores, ranked by absence and by absence x
+  // size (the first two of the vote's stable sorts; the third, by WDOA, depends on the limit).
+  void find_candidates() {
     for (const Gap& g : swappable_gaps(model_, kPaperSmallestBlock)) {
       const auto n = static_cast<std::uint32_t>(n_);
       const long steps_to_peak = cyclic_steps(g.after, static_cast<std::uint32_t>(peak_), n);
@@ -108,28 +121,41 @@ class PaperPlanner {
       c.doa_origin = t(c.need) - (t(c.out) + model_.ops[g.after].seconds);
       const double doa = c.doa_origin - out_time(c.size) - in_time(c.size);  // fixed: out + in
       c.aoa = doa >= 0 ? doa * static_cast<double>(c.size) : doa / static_cast<double>(c.size);
-      c.wdoa = static_cast<double>(load_sum(c.out, c.need) -  // fixed: accumulated and kept
-                                   static_cast<long double>(limit_) * static_cast<long double>(c.need - c.out));
-      out.push_back(c);
+      load_sums_.push_back(load_sum(c.out, c.need));
+      all_.push_back(c);
     }
-    return out;
+    std::vector<std::size_t> order(all_.size());
+    std::iota(order.begin(), order.end(), 0);
+    rank_by(order, [&](std::size_t c) { return all_[c].doa_origin; });
+    rank_by(order, [&](std::size_t c) { return all_[c].aoa; });
+    ranked_ = std::move(order);
   }
 
-  std::vector<Candidate> select(std::vector<Candidate> all) const {
-    auto rank_by = [&](auto key) {
-      std::stable_sort(all.begin(), all.end(), [&](const Candidate& a, const Candidate& b) { return key(a) > key(b); });
-      for (std::size_t i = 0; i < all.size(); ++i) all[i].votes += static_cast<long>(i);
-    };
-    rank_by([](const Candidate& c) { return c.doa_origin; });
-    rank_by([](const Candidate& c) { return c.aoa; });
-    rank_by([](const Candidate& c) { return c.wdoa; });
-    std::stable_sort(all.begin(), all.end(), [](const Candidate& a, const Candidate& b) { return a.votes < b.votes; });
+  // Stable-sorts `order` by key, descending, and adds each candidate's position to its votes.
+  template <class Key>
+  void rank_by(std::vector<std::size_t>& order, Key key) {
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return key(a) > key(b); });
+    for (std::size_t i = 0; i < order.size(); ++i) all_[order[i]].votes += static_cast<long>(i);
+  }
+
+  // The vote at this limit: WDOA = sum over the absent ops of load - limit (fixed: accumulated
+  // and kept), then the greedy choice by votes until the load's peak is under the limit.
+  std::vector<Candidate> select() const {
+    std::vector<Candidate> all = all_;
+    std::vector<double> wdoa(all.size());
+    for (std::size_t c = 0; c < all.size(); ++c)
+      wdoa[c] = static_cast<double>(load_sums_[c] - static_cast<long double>(limit_) *
+                                                        static_cast<long double>(all[c].need - all[c].out));
+    std::vector<std::size_t> order = ranked_;
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return wdoa[a] > wdoa[b]; });
+    for (std::size_t i = 0; i < order.size(); ++i) all[order[i]].votes += static_cast<long>(i), all[order[i]].wdoa = wdoa[order[i]];
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return all[a].votes < all[b].votes; });
     RangeMax load(load_);
     std::vector<Candidate> chosen;
-    for (const Candidate& c : all) {
+    for (std::size_t c : order) {
       if (load.max() < limit_) break;
-      add(load, c.out + 1, c.need, -static_cast<std::int64_t>(c.size));
-      chosen.push_back(c);
+      add(load, all[c].out + 1, all[c].need, -static_cast<std::int64_t>(all[c].size));
+      chosen.push_back(all[c]);
     }
     return chosen;
   }
@@ -194,18 +220,28 @@ class PaperPlanner {
   const Link& link_;
   long n_;
   double period_;
-  std::int64_t limit_;
+  std::int64_t limit_ = 0;
+  std::vector<Candidate> all_;        // the gaps across the peak
+  std::vector<long double> load_sums_;  // per candidate: the load summed over its absence
+  std::vector<std::size_t> ranked_;   // candidates after the stable sorts by DOA_origin and AOA
   std::vector<double> issue_;
   std::vector<std::int64_t> load_;
   std::vector<long double> prefix_;
   long peak_ = 0;
 };
 
-}  // namespace
+PaperPlanner::PaperPlanner(const Model& model, const Link& link, const Simulation& baseline)
+    : state_(std::make_unique<State>(model, link, baseline)) {}
+
+PaperPlanner::~PaperPlanner() = default;
+
+std::vector<SwapOp> PaperPlanner::plan(Bytes limit, PaperScheduling scheduling) {
+  return state_->plan(limit, scheduling);
+}
 
 std::vector<SwapOp> paper_plan(const Model& model, const Link& link, const Simulation& baseline,
                                Bytes limit, PaperScheduling scheduling) {
-  return PaperPlanner(model, link, baseline, limit).plan(scheduling);
+  return PaperPlanner(model, link, baseline).plan(limit, scheduling);
 }
 
 }  // namespace tidepool::swap

@@ -12,6 +12,7 @@
 //    waits on the event of its own direction (the original swapped them).
 #pragma once
 
+#include <memory>
 #include <vector>
 
 #include "analyzer/swap/link.h"
@@ -24,6 +25,21 @@ namespace tidepool::swap {
 enum class PaperScheduling { no_overhead, stick_to_limit };
 
 inline constexpr Bytes kPaperSmallestBlock = Bytes{1} << 20;
+
+// The paper's planner over one model for any number of limits: its candidates and their
+// limit-free ranks are found once.
+class PaperPlanner {
+ public:
+  PaperPlanner(const Model& model, const Link& link, const Simulation& baseline);
+  ~PaperPlanner();
+  PaperPlanner(const PaperPlanner&) = delete;
+  PaperPlanner& operator=(const PaperPlanner&) = delete;
+  std::vector<SwapOp> plan(Bytes limit, PaperScheduling scheduling);
+
+ private:
+  class State;
+  std::unique_ptr<State> state_;
+};
 
 // The swaps the paper's policy picks to bring the peak under `limit` bytes, with the op times of
 // `baseline` (the simulation without swaps).

@@ -47,10 +47,11 @@ Candidate paper_for_slowdown(const Model& model, const Link& link, const Simulat
   // Fewer limits on very long iterations, to keep planning near a second.
   const int kSteps = model.ops.size() > 20000 ? 3 : 24;
   const double low = static_cast<double>(bounds.floor_bytes), high = static_cast<double>(base.peak_bytes);
+  PaperPlanner paper(model, link, base);
   for (int i = 0; i < kSteps; ++i) {
     const auto limit = static_cast<Bytes>(low + (high - low) * i / kSteps);
     for (PaperScheduling s : {PaperScheduling::no_overhead, PaperScheduling::stick_to_limit})
-      keep_better(best, run(model, link, paper_plan(model, link, base, limit, s)), base, pct);
+      keep_better(best, run(model, link, paper.plan(limit, s)), base, pct);
   }
   return best;
 }

@@ -1,6 +1,8 @@
 // The timeline simulator (see simulator.h).
 #include "analyzer/swap/simulator.h"
 
+#include "analyzer/swap/engine_timeline.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -24,21 +26,14 @@ struct MemoryEvent {
   std::int64_t delta;
 };
 
-// Peak of a step function given by events, over [from, to]; also when it is first reached. Only
-// the events inside the window are sorted: those before it just set the starting level.
-std::pair<Bytes, double> peak_within(std::vector<MemoryEvent>& events, std::int64_t base,
-                                     double from, double to) {
-  std::int64_t level = base;
-  std::size_t kept = 0;
-  for (const MemoryEvent& e : events) {
-    if (e.time < from) level += e.delta;
-    else if (e.time <= to) events[kept++] = e;
-  }
-  events.resize(kept);
-  std::sort(events.begin(), events.end(), [](const MemoryEvent& a, const MemoryEvent& b) {
-    return a.time < b.time || (a.time == b.time && a.delta < b.delta);
-  });
-  std::int64_t peak = level;
+bool earlier(const MemoryEvent& a, const MemoryEvent& b) {
+  return a.time < b.time || (a.time == b.time && a.delta < b.delta);  // frees first at a tie
+}
+
+// Peak of a step function starting at `base`, given by events sorted with `earlier`; also when
+// it is first reached (seconds after `from`).
+std::pair<Bytes, double> peak_of(const std::vector<MemoryEvent>& events, std::int64_t base, double from) {
+  std::int64_t level = base, peak = base;
   double when = from;
   for (const MemoryEvent& e : events) {
     level += e.delta;
@@ -47,19 +42,37 @@ std::pair<Bytes, double> peak_within(std::vector<MemoryEvent>& events, std::int6
   return {static_cast<Bytes>(std::max<std::int64_t>(peak, 0)), when - from};
 }
 
+// Per op, the indices of the swaps that act there (compressed rows).
+class SwapsAtOp {
+ public:
+  template <class Op>
+  SwapsAtOp(std::size_t ops, std::span<const SwapOp> plan, Op at) : first_(ops + 1, 0) {
+    for (const SwapOp& s : plan)
+      if (const auto op = at(s)) ++first_[*op + 1];
+    for (std::size_t i = 0; i < ops; ++i) first_[i + 1] += first_[i];
+    index_.resize(first_[ops]);
+    std::vector<std::uint32_t> fill(first_.begin(), first_.end() - 1);
+    for (std::uint32_t s = 0; s < plan.size(); ++s)
+      if (const auto op = at(plan[s])) index_[fill[*op]++] = s;
+  }
+  std::span<const std::uint32_t> at(std::uint32_t op) const {
+    return {index_.data() + first_[op], index_.data() + first_[op + 1]};
+  }
+
+ private:
+  std::vector<std::uint32_t> first_, index_;
+};
+
 class Simulator {
  public:
   Simulator(const Model& model, std::span<const SwapOp> plan, const Link& link)
-      : model_(model), plan_(plan), link_(link), n_(static_cast<std::uint32_t>(model.ops.size())) {
-    outs_.resize(n_), ins_.resize(n_), needs_.resize(n_), releases_.resize(n_);
+      : model_(model), plan_(plan), link_(link), n_(static_cast<std::uint32_t>(model.ops.size())),
+        outs_(n_, plan, [](const SwapOp& s) { return std::optional{s.out_after}; }),
+        ins_(n_, plan, [](const SwapOp& s) { return std::optional{s.in_at}; }),
+        needs_(n_, plan, [](const SwapOp& s) { return std::optional{s.needed_by}; }),
+        releases_(n_, plan, [](const SwapOp& s) { return s.release_before; }) {
     swapped_.assign(model.buffers.size(), false);
-    for (std::uint32_t s = 0; s < plan.size(); ++s) {
-      outs_[plan[s].out_after].push_back(s);
-      ins_[plan[s].in_at].push_back(s);
-      needs_[plan[s].needed_by].push_back(s);
-      if (plan[s].release_before) releases_[*plan[s].release_before].push_back(s);
-      swapped_[plan[s].buffer] = true;
-    }
+    for (const SwapOp& s : plan) swapped_[s.buffer] = true;
     instances_.resize(plan.size() * kPasses);
     std::uint32_t streams = 1;
     for (const Op& op : model.ops) streams = std::max(streams, op.stream + 1);
@@ -79,6 +92,7 @@ class Simulator {
       sim.op_start[i] = start_[std::size_t{kReported} * n_ + i] - from;
       sim.op_end[i] = end_[std::size_t{kReported} * n_ + i] - from;
     }
+    sim.swaps.reserve(plan_.size());
     for (std::size_t s = 0; s < plan_.size(); ++s) {
       const Instance& x = instances_[s * kPasses + kReported];
       sim.swaps.push_back({x.out_start - from, x.out_end - from, x.release - from,
@@ -108,6 +122,7 @@ class Simulator {
     const std::uint64_t pass = (g - steps) / n_;
     return &instances_[s * kPasses + pass];
   }
+  EngineTimeline& engine(Engine e) { return engines_[static_cast<int>(e)]; }
 
   void step(std::uint64_t g) {
     const auto i = static_cast<std::uint32_t>(g % n_);
@@ -116,35 +131,37 @@ class Simulator {
     if (i == 0 && g > 0) {  // iterations are separated by a host synchronization
       const double all = *std::max_element(stream_free_.begin(), stream_free_.end());
       std::fill(stream_free_.begin(), stream_free_.end(), all);
+      host_now_ = std::max(host_now_, all);
     }
-    double base = stream_free_[op.stream];
+    for (std::uint32_t waited : op.host_waits) host_now_ = std::max(host_now_, end_[pass_base + waited]);
+    double base = std::max(stream_free_[op.stream], host_now_);
     for (std::uint32_t dep : op.after) base = std::max(base, end_[pass_base + dep]);
-    for (std::uint32_t s : ins_[i]) {
+    for (std::uint32_t s : ins_.at(i)) {
       Instance* x = instance_at(s, g, cyclic_steps(plan_[s].out_after, i, n_));
       if (!x) continue;
       x->in_issue = std::max(base, x->release);
-      x->in_start = std::max(x->in_issue + link_.map_seconds, h2d_free_);
-      x->in_end = x->in_start + link_.copy_seconds(model_.buffers[plan_[s].buffer].size);
-      h2d_free_ = x->in_end;
+      const double copy = link_.copy_seconds(model_.buffers[plan_[s].buffer].size);
+      x->in_start = engine(Engine::host_to_device).place(x->in_issue + link_.map_seconds, copy);
+      x->in_end = x->in_start + copy;
     }
     double ready = base;
-    for (std::uint32_t s : needs_[i])
+    for (std::uint32_t s : needs_.at(i))
       if (Instance* x = instance_at(s, g, cyclic_steps(plan_[s].out_after, i, n_)))
         ready = std::max(ready, x->in_end);
-    for (std::uint32_t s : releases_[i])
+    for (std::uint32_t s : releases_.at(i))
       if (Instance* x = instance_at(s, g, cyclic_steps(plan_[s].out_after, i, n_)))
         ready = std::max(ready, x->release);
     if (g / n_ == kReported) stall_ += ready - base;
-    start_[g] = ready;
-    end_[g] = ready + op.seconds;
+    start_[g] = engine(op.engine).place(ready, op.seconds);
+    end_[g] = start_[g] + op.seconds;
     stream_free_[op.stream] = end_[g];
-    for (std::uint32_t s : outs_[i]) {
+    for (std::uint32_t s : outs_.at(i)) {
       Instance& x = instances_[s * kPasses + g / n_];
       x.out_start = end_[g];
       if (plan_[s].copy_out) {
-        x.out_start = std::max(end_[g], d2h_free_);
-        x.out_end = x.out_start + link_.copy_seconds(model_.buffers[plan_[s].buffer].size);
-        d2h_free_ = x.out_end;
+        const double copy = link_.copy_seconds(model_.buffers[plan_[s].buffer].size);
+        x.out_start = engine(Engine::device_to_host).place(end_[g], copy);
+        x.out_end = x.out_start + copy;
       } else {
         x.out_end = x.out_start;
       }
@@ -165,9 +182,12 @@ class Simulator {
     }
   }
 
+  // Device memory over [from, to]: each buffer is charged from the start of op `begin` to the end
+  // of its last op (`end - 1`, or its last access when that ends later). Buffers are summed per op
+  // where their last op is fixed (one stream orders both), so the events are per op, not per buffer.
   std::pair<Bytes, double> device_peak(double from, double to) {
-    std::vector<MemoryEvent> events;
-    events.reserve(model_.buffers.size() * 2 * kPasses + plan_.size() * 2 * kPasses);
+    std::vector<std::int64_t> alloc_at(n_, 0), free_at(n_, 0);
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> either;  // (buffer, other last op)
     std::int64_t base = 0;
     for (std::uint32_t b = 0; b < model_.buffers.size(); ++b) {
       const Buffer& buffer = model_.buffers[b];
@@ -177,28 +197,57 @@ class Simulator {
         continue;
       }
       if (buffer.begin == buffer.end) continue;
-      for (std::uint32_t p = 0; p < kPasses; ++p) {
-        double last = end_[global(p, buffer.end - 1)];
-        if (!buffer.accesses.empty()) last = std::max(last, end_[global(p, buffer.accesses.back().op)]);
-        events.push_back({start_[global(p, buffer.begin)], c});
-        events.push_back({last, -c});
+      alloc_at[buffer.begin] += c;
+      const std::uint32_t last = buffer.end - 1;  // accesses are before `end`: only another stream's may end later
+      if (!buffer.accesses.empty() && model_.ops[buffer.accesses.back().op].stream != model_.ops[last].stream)
+        either.push_back({b, buffer.accesses.back().op});
+      else
+        free_at[last] += c;
+    }
+    std::vector<MemoryEvent> events;
+    events.reserve(std::size_t{n_} * 2 + either.size() * 2);
+    auto add = [&](double time, std::int64_t delta) {
+      if (time < from) base += delta;
+      else if (time <= to) events.push_back({time, delta});
+    };
+    for (std::uint32_t p = 0; p < kPasses; ++p) {
+      for (std::uint32_t i = 0; i < n_; ++i) {
+        if (alloc_at[i] != 0) add(start_[global(p, i)], alloc_at[i]);
+        if (free_at[i] != 0) add(end_[global(p, i)], -free_at[i]);
+      }
+      for (const auto& [b, access] : either) {
+        const auto c = static_cast<std::int64_t>(charge(b));
+        add(std::max(end_[global(p, model_.buffers[b].end - 1)], end_[global(p, access)]), -c);
       }
     }
+    if (!std::is_sorted(events.begin(), events.end(), earlier)) std::sort(events.begin(), events.end(), earlier);
+    std::vector<MemoryEvent> swaps;
+    auto add_swap = [&](double time, std::int64_t delta) {
+      if (time < from) base += delta;
+      else if (time <= to) swaps.push_back({time, delta});
+    };
     for (std::size_t s = 0; s < plan_.size(); ++s) {
       const auto c = static_cast<std::int64_t>(charge(plan_[s].buffer));
       for (int p = 0; p < kPasses; ++p) {
         const Instance& x = instances_[s * kPasses + p];
-        events.push_back({x.release, -c});
-        if (!std::isnan(x.in_issue)) events.push_back({x.in_issue, c});
+        add_swap(x.release, -c);
+        if (!std::isnan(x.in_issue)) add_swap(x.in_issue, c);
       }
     }
-    return peak_within(events, base, from, to);
+    std::sort(swaps.begin(), swaps.end(), earlier);
+    std::vector<MemoryEvent> all(events.size() + swaps.size());
+    std::merge(events.begin(), events.end(), swaps.begin(), swaps.end(), all.begin(), earlier);
+    return peak_of(all, base, from);
   }
 
   Bytes pinned_peak(double from, double to) {
     std::vector<MemoryEvent> events;
     std::int64_t base = 0;
     std::vector<bool> counted(model_.buffers.size(), false);
+    auto add = [&](double time, std::int64_t delta) {
+      if (time < from) base += delta;
+      else if (time <= to) events.push_back({time, delta});
+    };
     for (std::size_t s = 0; s < plan_.size(); ++s) {
       const std::uint32_t b = plan_[s].buffer;
       const auto c = static_cast<std::int64_t>(rounded_to_granularity(model_.buffers[b].size));
@@ -209,23 +258,25 @@ class Simulator {
       }
       for (int p = 0; p < kPasses; ++p) {
         const Instance& x = instances_[s * kPasses + p];
-        events.push_back({x.out_start, c});
-        events.push_back({!std::isnan(x.in_end) ? x.in_end : to, -c});
+        add(x.out_start, c);
+        add(!std::isnan(x.in_end) ? x.in_end : to, -c);
       }
     }
-    return peak_within(events, base, from, to).first;
+    std::sort(events.begin(), events.end(), earlier);
+    return peak_of(events, base, from).first;
   }
 
   const Model& model_;
   std::span<const SwapOp> plan_;
   const Link& link_;
   std::uint32_t n_;
-  std::vector<std::vector<std::uint32_t>> outs_, ins_, needs_, releases_;
+  SwapsAtOp outs_, ins_, needs_, releases_;
   std::vector<bool> swapped_;
   std::vector<Instance> instances_;
   std::vector<double> start_, end_;
   std::vector<double> stream_free_;
-  double d2h_free_ = 0, h2d_free_ = 0, stall_ = 0;
+  EngineTimeline engines_[3];
+  double host_now_ = 0, stall_ = 0;
 };
 
 }  // namespace

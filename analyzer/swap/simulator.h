@@ -1,7 +1,8 @@
-// The timeline simulator: runs the iteration's operations on their streams in issue order with
-// their dependencies, the plan's swap-outs on one device-to-host engine and its swap-ins on one
-// host-to-device engine (each a FIFO in issue order, with the link's bandwidth and latency), and
-// tracks device memory over time (buffers in flight count), pinned host memory, and stalls.
+// The timeline simulator: runs the iteration's operations in issue order on their streams, with
+// their dependencies and the host's waits, on the device's engines (engine_timeline.h): one compute
+// engine shared by every stream, one host-to-device and one device-to-host copy engine that the
+// program's copies share with the plan's swap-ins and swap-outs (the link's bandwidth and latency);
+// and tracks device memory over time (buffers in flight count), pinned host memory, and stalls.
 //
 // Each iteration starts once the previous one has finished on every stream (frameworks
 // synchronize with the host once per iteration, e.g. to read the loss); the copy engines carry on

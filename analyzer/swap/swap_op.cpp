@@ -2,8 +2,6 @@
 #include "analyzer/swap/swap_op.h"
 
 #include <algorithm>
-#include <map>
-#include <set>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -35,7 +33,7 @@ std::vector<Gap> swappable_gaps(const Model& model, Bytes min_size) {
   std::vector<Gap> gaps;
   for (std::uint32_t i = 0; i < model.buffers.size(); ++i) {
     const Buffer& b = model.buffers[i];
-    if (b.indirect || b.size < min_size) continue;
+    if (b.never_swapped || b.size < min_size) continue;
     for (long a = 0; a < static_cast<long>(b.accesses.size()); ++a) {
       const long next = next_access(b, a);
       if (next >= 0) gaps.push_back({i, b.accesses[a].op, b.accesses[next].op});
@@ -46,12 +44,13 @@ std::vector<Gap> swappable_gaps(const Model& model, Bytes min_size) {
 
 void check_swap_ops(const Model& model, std::span<const SwapOp> ops) {
   const auto n = static_cast<std::uint32_t>(model.ops.size());
-  std::set<std::pair<std::uint32_t, std::uint32_t>> used;
+  std::vector<std::pair<std::pair<std::uint32_t, std::uint32_t>, std::size_t>> gaps;  // (buffer, out) -> swap
+  gaps.reserve(ops.size());
   for (std::size_t s = 0; s < ops.size(); ++s) {
     const SwapOp& op = ops[s];
     if (op.buffer >= model.buffers.size()) fail(s, "unknown buffer " + std::to_string(op.buffer));
     const Buffer& b = model.buffers[op.buffer];
-    if (b.indirect) fail(s, "buffer " + std::to_string(op.buffer) + " is referenced indirectly");
+    if (b.never_swapped) fail(s, "buffer " + std::to_string(op.buffer) + " may never be swapped");
     const long out = access_at(b, op.out_after);
     if (out < 0) fail(s, "no access of the buffer at the swap-out op " + std::to_string(op.out_after));
     const long next = next_access(b, out);
@@ -68,17 +67,23 @@ void check_swap_ops(const Model& model, std::span<const SwapOp> ops) {
     if (op.release_before && (*op.release_before >= n ||
                               cyclic_steps(op.out_after, *op.release_before, n) > in))
       fail(s, "release point not between the swap-out and the swap-in");
-    if (!used.insert({op.buffer, op.out_after}).second) fail(s, "two swaps of one gap");
+    gaps.push_back({{op.buffer, op.out_after}, s});
   }
+  std::sort(gaps.begin(), gaps.end());
+  for (std::size_t k = 1; k < gaps.size(); ++k)
+    if (gaps[k].first == gaps[k - 1].first) fail(gaps[k].second, "two swaps of one gap");
 }
 
 void mark_clean_swap_outs(const Model& model, std::vector<SwapOp>& ops) {
-  std::map<std::uint32_t, std::vector<std::size_t>> by_buffer;
-  for (std::size_t s = 0; s < ops.size(); ++s) by_buffer[ops[s].buffer].push_back(s);
-  for (auto& [buffer, list] : by_buffer) {
-    const Buffer& b = model.buffers[buffer];
-    std::sort(list.begin(), list.end(),
-              [&](std::size_t x, std::size_t y) { return ops[x].out_after < ops[y].out_after; });
+  std::vector<std::size_t> order(ops.size());  // by buffer, then by swap-out
+  for (std::size_t s = 0; s < ops.size(); ++s) order[s] = s;
+  std::sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) {
+    return std::pair(ops[x].buffer, ops[x].out_after) < std::pair(ops[y].buffer, ops[y].out_after);
+  });
+  for (std::size_t first = 0, last = 0; first < order.size(); first = last) {
+    while (last < order.size() && ops[order[last]].buffer == ops[order[first]].buffer) ++last;
+    const std::span<const std::size_t> list(order.data() + first, last - first);
+    const Buffer& b = model.buffers[ops[order[first]].buffer];
     for (std::size_t q = 0; q < list.size(); ++q) {
       SwapOp& op = ops[list[q]];
       if (q == 0 && !b.persistent) {
@@ -88,12 +93,12 @@ void mark_clean_swap_outs(const Model& model, std::vector<SwapOp>& ops) {
       const SwapOp& previous = ops[list[q == 0 ? list.size() - 1 : q - 1]];
       // Accesses from the previous swap-in's access up to this swap-out's, cyclically.
       long a = access_at(b, previous.needed_by);
-      const long last = access_at(b, op.out_after);
+      const long until = access_at(b, op.out_after);
       bool dirty = false;
       for (;;) {
         const Access& access = b.accesses[a];
         dirty = dirty || access.write || access.by_kernel;
-        if (a == last) break;
+        if (a == until) break;
         a = (a + 1) % static_cast<long>(b.accesses.size());
       }
       op.copy_out = dirty;

@@ -40,11 +40,11 @@ inline std::uint32_t cyclic_steps(std::uint32_t from, std::uint32_t to, std::uin
   return d == 0 ? n : d;
 }
 
-// Every gap of every buffer that may be swapped (not indirect, at least min_size bytes).
+// Every gap of every buffer that may be swapped (not never_swapped, at least min_size bytes).
 std::vector<Gap> swappable_gaps(const Model& model, Bytes min_size);
 
 // Throws std::invalid_argument naming the first operation that breaks a rule: an unknown or
-// indirectly referenced buffer, a swap-out not after an access, a swap-in issued outside the gap
+// never-swapped buffer, a swap-out not after an access, a swap-in issued outside the gap
 // or after the access it serves, a release point after the swap-in, two swaps of one gap.
 void check_swap_ops(const Model& model, std::span<const SwapOp> ops);
 

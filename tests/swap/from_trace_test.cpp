@@ -1,6 +1,7 @@
 // Trace -> swap model: ops in issue order with streams and event dependencies, durations from
 // device timings, buffers with lifetimes and exact copy directions, persistent and never-swapped
-// buffers, and NVTX iteration windows.
+// buffers (indirect, queried, undecoded, accessed differently across iterations), engines and host
+// waits, durations of untimed ops, and NVTX iteration windows.
 #include <gtest/gtest.h>
 
 #include "analyzer/swap/from_trace.h"
@@ -72,7 +73,7 @@ TEST(ModelFromTrace, BuffersLifetimesAndAccesses) {
   ASSERT_EQ(m.buffers.size(), 3u);
   const Buffer& weights = m.buffers[0];
   EXPECT_TRUE(weights.persistent);
-  EXPECT_FALSE(weights.indirect);
+  EXPECT_FALSE(weights.never_swapped);
   ASSERT_EQ(weights.accesses.size(), 1u);
   EXPECT_TRUE(weights.accesses[0].by_kernel);
   const Buffer& activation = m.buffers[1];
@@ -85,7 +86,7 @@ TEST(ModelFromTrace, BuffersLifetimesAndAccesses) {
   EXPECT_FALSE(activation.accesses[0].by_kernel);
   EXPECT_FALSE(activation.accesses[3].write);      // read by the device-to-host copy
   EXPECT_FALSE(activation.accesses[3].by_kernel);
-  EXPECT_TRUE(m.buffers[2].indirect);
+  EXPECT_TRUE(m.buffers[2].never_swapped);
 }
 
 TEST(ModelFromTrace, ALaunchWithUndecodedParametersPinsEveryLiveBuffer) {
@@ -100,9 +101,127 @@ TEST(ModelFromTrace, ALaunchWithUndecodedParametersPinsEveryLiveBuffer) {
   t.add(trace::RangePop{});
   const Model m = model_from_trace(t.trace, nvtx_iterations(t.trace, "iteration")[0]);
   ASSERT_EQ(m.buffers.size(), 3u);
-  EXPECT_TRUE(m.buffers[0].indirect);
-  EXPECT_TRUE(m.buffers[1].indirect);
-  EXPECT_FALSE(m.buffers[2].indirect);  // allocated after that launch
+  EXPECT_TRUE(m.buffers[0].never_swapped);
+  EXPECT_TRUE(m.buffers[1].never_swapped);
+  EXPECT_FALSE(m.buffers[2].never_swapped);  // allocated after that launch
+}
+
+TEST(ModelFromTrace, ABufferWhoseAddressWasQueriedOrExportedIsNeverSwapped) {
+  TraceBuilder t;
+  t.alloc(1, kMiB);
+  t.alloc(2, kMiB);
+  t.alloc(3, kMiB);
+  t.add(trace::RangePush{1});
+  t.launch(1, 0, {1, 2, 3});
+  t.add(trace::RangePop{});
+  t.add(trace::AddressQuery{1, trace::QueryKind::get_address_range});
+  t.add(trace::AddressQuery{2, trace::QueryKind::ipc_handle});  // after the iteration: still "ever"
+  const Model m = model_from_trace(t.trace, nvtx_iterations(t.trace, "iteration")[0]);
+  ASSERT_EQ(m.buffers.size(), 3u);
+  EXPECT_TRUE(m.buffers[0].never_swapped);
+  EXPECT_TRUE(m.buffers[1].never_swapped);
+  EXPECT_FALSE(m.buffers[2].never_swapped);
+}
+
+TEST(ModelFromTrace, AnUndecodedLaunchOutsideTheIterationPinsWhatWasLiveAtIt) {
+  TraceBuilder t;
+  t.alloc(1, kMiB);
+  t.launch(1, 0, {1}, false);  // before the iteration
+  t.alloc(2, kMiB);
+  t.add(trace::RangePush{1});
+  t.launch(2, 0, {1, 2});
+  t.add(trace::RangePop{});
+  const Model m = model_from_trace(t.trace, nvtx_iterations(t.trace, "iteration")[0]);
+  ASSERT_EQ(m.buffers.size(), 2u);
+  EXPECT_TRUE(m.buffers[0].never_swapped);
+  EXPECT_FALSE(m.buffers[1].never_swapped);  // allocated after it
+}
+
+// Three iterations: persistent weights W, and per iteration an activation allocated and freed.
+// In the second iteration W is used by one more launch than in the others, and the activation
+// of the third is copied out instead of used by a kernel.
+TraceBuilder three_iterations() {
+  TraceBuilder t;
+  t.alloc(1, kMiB);  // W
+  t.alloc(2, kMiB);  // V: persistent, accessed alike every time
+  std::uint64_t op = 1, id = 10;
+  for (int i = 0; i < 3; ++i, ++id) {
+    t.add(trace::RangePush{1});
+    t.alloc(id, 4 * kMiB);
+    t.launch(op++, 0, {1, 2, id});
+    t.launch(op++, 0, i == 1 ? std::vector<std::uint64_t>{1} : std::vector<std::uint64_t>{});
+    if (i == 2) t.copy(op++, trace::CopyKind::device_to_host, id, 0);
+    else t.launch(op++, 0, {id});
+    t.add(trace::Free{.alloc_id = id});
+    t.add(trace::RangePop{});
+  }
+  return t;
+}
+
+TEST(ModelFromTrace, OnlyBuffersAccessedAlikeInEveryRecordedIterationMayBeSwapped) {
+  const TraceBuilder t = three_iterations();
+  const auto windows = nvtx_iterations(t.trace, "iteration");
+  ASSERT_EQ(windows.size(), 3u);
+  const Model alone = model_from_trace(t.trace, windows[0]);
+  for (const Buffer& b : alone.buffers) EXPECT_FALSE(b.never_swapped);
+  const Model m = model_from_trace(t.trace, windows[0], windows);
+  ASSERT_EQ(m.buffers.size(), 3u);
+  EXPECT_TRUE(m.buffers[0].never_swapped);   // W: one more access in the second iteration
+  EXPECT_FALSE(m.buffers[1].never_swapped);  // V: the same accesses every time
+  EXPECT_TRUE(m.buffers[2].never_swapped);   // the activation: a copy instead of a kernel in the third
+  const Model first_two = model_from_trace(t.trace, windows[0], std::span(windows).first(1));
+  EXPECT_FALSE(first_two.buffers[2].never_swapped);  // compared with itself only
+}
+
+TEST(ModelFromTrace, ABufferMadeInAnEarlierIterationAndFreedInThisOneIsNeverSwapped) {
+  TraceBuilder t;
+  t.add(trace::RangePush{1});
+  t.alloc(1, kMiB);
+  t.launch(1, 0, {1});
+  t.add(trace::RangePop{});
+  t.add(trace::RangePush{1});
+  t.launch(2, 0, {1});
+  t.add(trace::Free{.alloc_id = 1});
+  t.launch(3, 0, {});
+  t.add(trace::RangePop{});
+  const Model m = model_from_trace(t.trace, nvtx_iterations(t.trace, "iteration")[1]);
+  ASSERT_EQ(m.buffers.size(), 1u);
+  EXPECT_FALSE(m.buffers[0].persistent);
+  EXPECT_TRUE(m.buffers[0].never_swapped);
+}
+
+TEST(ModelFromTrace, EnginesAndHostWaits) {
+  TraceBuilder t;
+  t.alloc(1, kMiB);
+  t.add(trace::RangePush{1});
+  t.copy(1, trace::CopyKind::host_to_device, 0, 1);  // synchronous (async = false)
+  t.launch(2, 0, {1});
+  t.add(trace::Copy{.op_id = 3, .kind = trace::CopyKind::device_to_host, .src = {1, 0, kMiB}, .dst = {0, 0, kMiB},
+                    .bytes = kMiB, .stream = 0, .async = true});
+  t.add(trace::StreamSynchronize{.stream = 0});
+  t.launch(4, 0, {1});
+  t.add(trace::RangePop{});
+  const Model m = model_from_trace(t.trace, nvtx_iterations(t.trace, "iteration")[0]);
+  ASSERT_EQ(m.ops.size(), 4u);
+  EXPECT_EQ(m.ops[0].engine, Engine::host_to_device);
+  EXPECT_EQ(m.ops[1].engine, Engine::compute);
+  EXPECT_EQ(m.ops[2].engine, Engine::device_to_host);
+  EXPECT_EQ(m.ops[1].host_waits, std::vector<std::uint32_t>{0});  // after the synchronous upload
+  EXPECT_TRUE(m.ops[2].host_waits.empty());
+  EXPECT_EQ(m.ops[3].host_waits, std::vector<std::uint32_t>{2});  // after the stream's synchronization
+}
+
+TEST(ModelFromTrace, AnUntimedOpTakesTheTimeOfItsKind) {
+  TraceBuilder t;
+  t.alloc(1, kMiB);
+  t.add(trace::RangePush{1});
+  t.launch(1, 0, {1});
+  t.launch(2, 0, {1});  // the same kernel, grid and block: untimed
+  t.add(trace::RangePop{});
+  t.timing(1, 3000);
+  const Model m = model_from_trace(t.trace, nvtx_iterations(t.trace, "iteration")[0]);
+  EXPECT_FALSE(m.durations_estimated);
+  EXPECT_DOUBLE_EQ(m.ops[1].seconds, 3e-6);
 }
 
 TEST(ModelFromTrace, IterationWindowsFollowTheNamedRange) {

@@ -132,13 +132,46 @@ TEST(Simulator, SwappedBuffersAreChargedAtTheMappingGranularity) {
 
 TEST(Simulator, CrossStreamDependenciesDelayTheWaitingOp) {
   Model m;
-  m.ops = {{OpKind::kernel, 0, 2 * kMs, {}, "a"}, {OpKind::kernel, 1, kMs, {}, "b"},
+  m.ops = {{OpKind::kernel, 0, 2 * kMs, {}, "a"}, {OpKind::copy, 1, kMs, {}, "upload", Engine::host_to_device},
            {OpKind::kernel, 1, kMs, {0}, "c"}};
   m.buffers.push_back(buffer(kMiB, 0, 3, {0, 1, 2}));
   const Simulation s = simulate(m, {}, millisecond_link());
-  EXPECT_NEAR(s.op_start[1], 0, 1e-12);       // another stream: runs beside op 0
+  EXPECT_NEAR(s.op_start[1], 0, 1e-12);       // another stream and engine: runs beside op 0
   EXPECT_NEAR(s.op_start[2], 2 * kMs, 1e-12);  // waits for op 0
   EXPECT_NEAR(s.iteration_seconds, 3 * kMs, 1e-12);
+}
+
+TEST(Simulator, KernelsOfAllStreamsShareOneComputeEngine) {
+  Model m;
+  m.ops = {{OpKind::kernel, 0, 2 * kMs, {}, "a"}, {OpKind::kernel, 1, kMs, {}, "b"}};
+  m.buffers.push_back(buffer(kMiB, 0, 2, {0, 1}));
+  const Simulation s = simulate(m, {}, millisecond_link());
+  EXPECT_NEAR(s.op_start[1], 2 * kMs, 1e-12);
+  EXPECT_NEAR(s.iteration_seconds, 3 * kMs, 1e-12);
+}
+
+TEST(Simulator, ProgramCopiesAndSwapsShareTheCopyEngines) {
+  Model m = chain(5);
+  m.ops[1] = {OpKind::copy, 1, kMs, {}, "download", Engine::device_to_host};
+  m.buffers.push_back(buffer(2 * kMiB, 0, 5, {0, 4}));
+  // A's copy out (1 ms) waits for the program's own device-to-host copy, issued first at op 1.
+  const SwapOp op{0, 0, 3, 4, true, std::nullopt};
+  const Simulation s = simulate(m, std::vector<SwapOp>{op}, millisecond_link());
+  EXPECT_NEAR(s.op_start[1], 0, 1e-12);
+  EXPECT_NEAR(s.swaps[0].out_start, 1 * kMs, 1e-12);
+  EXPECT_NEAR(s.swaps[0].out_end, 2 * kMs, 1e-12);
+}
+
+TEST(Simulator, AnOpIssuedAfterAHostWaitStartsNoEarlierThanTheWaitedOp) {
+  Model m;
+  m.ops = {{OpKind::copy, 1, 3 * kMs, {}, "upload", Engine::host_to_device},
+           {OpKind::kernel, 0, kMs, {}, "a"},
+           {OpKind::kernel, 0, kMs, {}, "b", Engine::compute, {0}}};  // after a synchronous upload
+  m.buffers.push_back(buffer(kMiB, 0, 3, {0, 1, 2}));
+  const Simulation s = simulate(m, {}, millisecond_link());
+  EXPECT_NEAR(s.op_start[1], 0, 1e-12);
+  EXPECT_NEAR(s.op_start[2], 3 * kMs, 1e-12);
+  EXPECT_NEAR(s.iteration_seconds, 4 * kMs, 1e-12);
 }
 
 }  // namespace

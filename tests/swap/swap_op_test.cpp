@@ -52,9 +52,9 @@ TEST(SwapOps, BrokenRulesAreRejectedWithAClearMessage) {
 
 TEST(SwapOps, IndirectlyReferencedBuffersAreNeverSwapped) {
   Buffer b = used_at({{1, true, true}, {5, true, true}});
-  b.indirect = true;
+  b.never_swapped = true;
   const Model m = model_with(b);
-  EXPECT_NE(rejection(m, {0, 1, 3, 5, true, std::nullopt}).find("indirectly"), std::string::npos);
+  EXPECT_NE(rejection(m, {0, 1, 3, 5, true, std::nullopt}).find("never be swapped"), std::string::npos);
   EXPECT_TRUE(swappable_gaps(m, 0).empty());
 }
 

@@ -1,12 +1,13 @@
 // `tidepool bench swap [--link NAME|GBPS] [--json] TRACE...`: for each trace and swap planner, at
 // 0%, 1% and 5% allowed slowdown, the unoptimized peak, the planned peak, the simulated slowdown,
-// the bytes moved, the floor and the link bound, and how long planning took.
+// the bytes moved, the floor and the link bound, and how long planning took (wall and CPU time).
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <charconv>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <ctime>
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -15,6 +16,7 @@
 
 #include "analyzer/iteration/detection.h"
 #include "analyzer/iteration/from_trace.h"
+#include "analyzer/plan/swap_plan.h"
 #include "analyzer/swap/from_trace.h"
 #include "analyzer/swap/planner.h"
 #include "analyzer/synth/trace_output.h"
@@ -39,20 +41,28 @@ struct Row {
   std::string planner;
   double max_slowdown_pct = 0;
   swap::Result result;
-  double seconds = 0;
+  double seconds = 0;      // planning, wall clock
+  double cpu_seconds = 0;  // planning, this thread's CPU time
+  double model_seconds = 0;  // building the model from the trace (once per trace), wall clock
 };
 
 // The iteration to plan: the middle one of the NVTX "iteration" ranges (what synth writes), or
-// else the reference iteration the period detector finds.
-swap::TraceWindow iteration_window(const trace::Trace& trace, const std::string& path) {
+// else the reference iteration the period detector finds; each buffer's accesses are compared
+// with the other iterations (only buffers accessed alike in all of them may move).
+swap::Model iteration_model(const trace::Trace& trace, const std::string& path) {
   const std::vector<swap::TraceWindow> ranges = swap::nvtx_iterations(trace, synth::kIterationRange);
-  if (ranges.size() >= 2) return ranges[ranges.size() / 2];
+  if (ranges.size() >= 2) return swap::model_from_trace(trace, ranges[ranges.size() / 2], ranges);
   const iteration::EventStream stream = iteration::event_stream(trace);
   const auto detection = iteration::detect_by_period(stream);
   if (!detection) throw std::runtime_error(path + ": no repeating iteration found");
-  const iteration::Range range = detection->reference_iteration();
-  const std::size_t end = range.end < stream.events.size() ? stream.events[range.end].source : trace.events.size();
-  return {stream.events[range.begin].source, end};
+  return plan::iteration_model(trace, stream, *detection);
+}
+
+// CPU time of the calling thread (the machine may be shared: wall time alone misleads).
+double thread_cpu_seconds() {
+  timespec t{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) * 1e-9;
 }
 
 // "0,1,5" -> {0, 1, 5}; each a finite percentage >= 0.
@@ -73,8 +83,8 @@ std::vector<double> parse_slowdowns(const std::string& text) {
 }
 
 void print_header() {
-  std::printf("%-28s %-6s %6s %12s %12s %7s %9s %11s %12s %12s %9s\n", "trace", "plan", "max_%", "unoptimized",
-              "peak", "cut_%", "slowdown%", "moved", "floor", "link_bound", "seconds");
+  std::printf("%-28s %-6s %6s %12s %12s %7s %9s %11s %12s %12s %9s %9s\n", "trace", "plan", "max_%", "unoptimized",
+              "peak", "cut_%", "slowdown%", "moved", "floor", "link_bound", "seconds", "cpu_s");
 }
 
 void print_row(const Row& r) {
@@ -82,12 +92,12 @@ void print_row(const Row& r) {
   const auto& x = r.result;
   const double cut = 100.0 * (1 - static_cast<double>(x.simulated.peak_bytes) / static_cast<double>(x.baseline.peak_bytes));
   const std::string name = r.trace + (r.synthetic ? " (synthetic)" : "");
-  std::printf("%-28s %-6s %6.1f %10.2fGi %10.2fGi %7.2f %9.3f %9.2fGi %10.2fGi %10.2fGi %9.3f\n", name.c_str(),
+  std::printf("%-28s %-6s %6.1f %10.2fGi %10.2fGi %7.2f %9.3f %9.2fGi %10.2fGi %10.2fGi %9.3f %9.3f\n", name.c_str(),
               r.planner.c_str(), r.max_slowdown_pct, static_cast<double>(x.baseline.peak_bytes) / gib,
               static_cast<double>(x.simulated.peak_bytes) / gib, cut, x.slowdown_pct(),
               static_cast<double>(x.simulated.bytes_out + x.simulated.bytes_in) / gib,
               static_cast<double>(x.bounds.floor_bytes) / gib, static_cast<double>(x.bounds.link_bound_bytes) / gib,
-              r.seconds);
+              r.seconds, r.cpu_seconds);
   std::fflush(stdout);
 }
 
@@ -107,7 +117,9 @@ void print_json(const std::vector<Row>& rows, const std::string& link) {
                      {"floor_bytes", x.bounds.floor_bytes},
                      {"link_bound_bytes", x.bounds.link_bound_bytes},
                      {"swaps", x.ops.size()},
-                     {"planning_seconds", r.seconds}});
+                     {"planning_seconds", r.seconds},
+                     {"planning_cpu_seconds", r.cpu_seconds},
+                     {"model_seconds", r.model_seconds}});
   }
   std::cout << array.dump(1) << '\n';
 }
@@ -128,12 +140,18 @@ void bench_swap(const BenchSwapOptions& o) {
   if (!o.json) print_header();
   for (const std::string& path : o.traces) {
     const trace::Trace trace = trace::read_trace(path);
-    const swap::Model model = swap::model_from_trace(trace, iteration_window(trace, path));
+    const auto model_start = std::chrono::steady_clock::now();
+    const swap::Model model = iteration_model(trace, path);
+    const double model_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - model_start).count();
+    if (!o.json) std::printf("# %s: %zu ops, %zu buffers, model built in %.3f s\n", path.c_str(), model.ops.size(),
+                             model.buffers.size(), model_seconds);
     for (double pct : slowdowns)
       for (swap::Planner planner : planners) {
-        Row row{path, trace.header.synthetic, std::string(swap::to_string(planner)), pct, {}, 0};
+        Row row{path, trace.header.synthetic, std::string(swap::to_string(planner)), pct, {}, 0, 0, model_seconds};
         const auto start = std::chrono::steady_clock::now();
+        const double cpu_start = thread_cpu_seconds();
         row.result = swap::plan(model, swap::Target{std::nullopt, pct}, planner, link);
+        row.cpu_seconds = thread_cpu_seconds() - cpu_start;
         row.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         if (!o.json) print_row(row);
         rows.push_back(std::move(row));

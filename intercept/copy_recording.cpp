@@ -36,7 +36,10 @@ void record_indirect_refs(runtime::Recorder& rec, uint64_t op_id, const void* ho
   const uint64_t skip = (8 - dst % 8) % 8;
   if (bytes <= skip) return;
   scan_packed(state().by_address, static_cast<const uint8_t*>(host) + skip, bytes - skip, found);
-  for (const trace::Access& a : found) rec.record(trace::IndirectRef{a.alloc_id, op_id});
+  for (const trace::Access& a : found) {
+    rec.record(trace::IndirectRef{a.alloc_id, op_id});
+    optimize_keep_resident(a.alloc_id);
+  }
 }
 
 trace::Copy linear_copy(trace::CopyKind kind, uint64_t src, uint64_t dst, uint64_t bytes, bool async) {

@@ -9,6 +9,7 @@
 #include "analyzer/trace/format.h"
 #include "intercept/capture_state.h"
 #include "intercept/device_timing.h"
+#include "intercept/optimize_hooks.h"
 #include "intercept/param_scan.h"
 #include "intercept/recording.h"
 
@@ -46,8 +47,10 @@ CUresult record_transfer(Op op, CUstream stream, Call&& call, const void* h2d_pa
   op.op_id = rec->next_op_id();
   op.stream = handle_u64(stream);
   op.captured = capture_state().capturing(op.stream);
+  if (const CUresult o = optimize_before_transfer(op, stream); o != CUDA_SUCCESS) return o;
   DeviceTimer timer(op.op_id, stream, op.captured, transfer_kind(op));
   const CUresult r = call();
+  optimize_after_work(r == CUDA_SUCCESS);
   if (r == CUDA_SUCCESS) {
     rec->record(op);
     timer.finish();

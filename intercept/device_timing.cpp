@@ -5,10 +5,11 @@
 
 #include <deque>
 #include <mutex>
-#include <unordered_map>
 #include <vector>
 
 #include "intercept/capture_state.h"
+#include "intercept/cupti_timing.h"
+#include "intercept/kind_counts.h"
 #include "intercept/real_driver.h"
 #include "intercept/recording.h"
 #include "runtime/settings.h"
@@ -68,19 +69,22 @@ CUevent take_event(Timing& t) {
 }
 
 bool enabled() {
-  static const bool on = runtime::settings().device_timing && !runtime::settings().cupti && driver().usable();
+  static const bool on = runtime::settings().device_timing && !cupti_timing_active() && driver().usable();
   return on;
 }
 
 // Whether this occurrence of an operation kind is one of the sampled ones (counted per thread).
 bool sampled(uint64_t kind) {
-  thread_local std::unordered_map<uint64_t, uint32_t> seen;
-  const uint32_t n = seen[kind]++;
+  thread_local KindCounts counts;
+  const uint32_t n = counts.meet(kind);
   return n < kSampleFirst || (n - kSampleFirst) % kSampleEvery == kSampleEvery - 1;
 }
 
-// Harvests completed pairs in order (at most `limit`); the caller holds the lock.
+// Harvests completed pairs in order (at most `limit`); the caller holds the lock. Not while a
+// capture is under way: querying an event is an unsafe call that would invalidate a capture in
+// the global mode.
 void harvest(Timing& t, size_t limit) {
+  if (capture_state().any()) return;
   runtime::Recorder* rec = recorder();
   while (!t.pending.empty() && limit-- > 0) {
     const Pending p = t.pending.front();
@@ -101,7 +105,13 @@ void harvest(Timing& t, size_t limit) {
 
 DeviceTimer::DeviceTimer(uint64_t op_id, CUstream stream, bool captured, uint64_t kind)
     : op_id_(op_id), stream_(stream) {
-  if (!enabled() || captured || capture_state().any() || !sampled(kind)) return;
+  if (captured) return;
+  if (cupti_timing_active()) {
+    cupti_push_operation(op_id);
+    correlated_ = true;
+    return;
+  }
+  if (!enabled() || capture_state().any() || !sampled(kind)) return;
   Timing& t = timing();
   const std::lock_guard lock(t.mutex);
   if (t.origin == nullptr) {
@@ -119,6 +129,7 @@ DeviceTimer::DeviceTimer(uint64_t op_id, CUstream stream, bool captured, uint64_
 }
 
 DeviceTimer::~DeviceTimer() {
+  if (correlated_) cupti_pop_operation();
   if (start_ == nullptr) return;
   Timing& t = timing();
   const std::lock_guard lock(t.mutex);
@@ -126,6 +137,10 @@ DeviceTimer::~DeviceTimer() {
 }
 
 void DeviceTimer::finish() {
+  if (correlated_) {
+    cupti_pop_operation();
+    correlated_ = false;
+  }
   if (start_ == nullptr) return;
   Timing& t = timing();
   const std::lock_guard lock(t.mutex);
@@ -141,6 +156,8 @@ void DeviceTimer::finish() {
 }
 
 void collect_device_timings() {
+  if (capture_state().any()) return;  // nothing of ours while a capture is under way
+  cupti_flush(false);
   if (!enabled()) return;
   Timing& t = timing();
   const std::lock_guard lock(t.mutex);

@@ -1,7 +1,9 @@
 // Device timing of launches and copies with events of our own: an event recorded before and one
 // after an operation on its stream, read later (once the end event has completed) into a
-// DeviceTiming record. Never on a capturing stream, nor while any capture is under way, and not
-// with --cupti (which supplies the times instead). Disabled by TIDEPOOL_DEVICE_TIMING=0.
+// DeviceTiming record. Never on a capturing stream, nor while any capture is under way. With
+// --cupti (when CUPTI works), every operation's op id is handed to CUPTI around the real call
+// instead, and CUPTI's records supply the times (cupti_timing.h). Disabled by
+// TIDEPOOL_DEVICE_TIMING=0.
 //
 // Recording two events costs far more than the rest of a hook, so operations are sampled: each
 // kind of operation (a kernel with its grid and block, a copy or set kind with its size) is timed
@@ -26,7 +28,7 @@ class DeviceTimer {
   // Records the start event when timing applies to this operation; `kind` identifies operations
   // expected to take the same time (for sampling).
   DeviceTimer(uint64_t op_id, CUstream stream, bool captured, uint64_t kind);
-  // Gives the start event back when the operation failed.
+  // Gives the start event back when the operation failed (and takes the op id back from CUPTI).
   ~DeviceTimer();
   DeviceTimer(const DeviceTimer&) = delete;
   DeviceTimer& operator=(const DeviceTimer&) = delete;
@@ -38,6 +40,7 @@ class DeviceTimer {
   uint64_t op_id_;
   CUstream stream_;
   CUevent start_ = nullptr;
+  bool correlated_ = false;  // op_id_ is pushed to CUPTI
 };
 
 // Reads the timings of every queued operation that has completed (at synchronizations).

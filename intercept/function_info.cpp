@@ -1,8 +1,9 @@
-// Asks the driver about each kernel once and caches the answer.
+// Asks the driver about each kernel once and caches the answer, per process and per thread.
 #include "intercept/function_info.h"
 
 #include <cudaTypedefs.h>
 
+#include <array>
 #include <atomic>
 #include <mutex>
 #include <string>
@@ -73,27 +74,44 @@ Registry& registry() {
 }
 std::atomic<uint64_t> g_generation{0};
 
+// A thread's answers: a small direct-mapped table in front of a map of every function it met.
+struct ThreadCache {
+  struct Slot {
+    CUfunction function = nullptr;
+    const FunctionInfo* info = nullptr;
+  };
+  static constexpr size_t kSlots = 64;
+  uint64_t generation = 0;
+  std::array<Slot, kSlots> recent{};
+  std::unordered_map<CUfunction, const FunctionInfo*> all;
+
+  static size_t slot_of(CUfunction f) { return (reinterpret_cast<uintptr_t>(f) >> 4) % kSlots; }
+};
+
+const FunctionInfo* known_info(runtime::Recorder& rec, CUfunction function) {
+  Registry& r = registry();
+  const std::lock_guard lock(r.mutex);
+  auto [it, inserted] = r.known.try_emplace(function, nullptr);
+  if (inserted) it->second = new FunctionInfo(ask_driver(rec, function));
+  return it->second;
+}
+
 }  // namespace
 
 const FunctionInfo& function_info(runtime::Recorder& rec, CUfunction function) {
-  thread_local std::unordered_map<CUfunction, const FunctionInfo*> cache;
-  thread_local uint64_t cache_generation = 0;
+  thread_local ThreadCache cache;
   const uint64_t generation = g_generation.load(std::memory_order_acquire);
-  if (cache_generation != generation) {
-    cache.clear();
-    cache_generation = generation;
+  if (cache.generation != generation) {
+    cache.recent.fill({});
+    cache.all.clear();
+    cache.generation = generation;
   }
-  if (auto it = cache.find(function); it != cache.end()) return *it->second;
-  const FunctionInfo* info = nullptr;
-  {
-    Registry& r = registry();
-    const std::lock_guard lock(r.mutex);
-    auto [it, inserted] = r.known.try_emplace(function, nullptr);
-    if (inserted) it->second = new FunctionInfo(ask_driver(rec, function));
-    info = it->second;
-  }
-  cache.emplace(function, info);
-  return *info;
+  ThreadCache::Slot& slot = cache.recent[ThreadCache::slot_of(function)];
+  if (slot.function == function && slot.info != nullptr) return *slot.info;
+  auto [it, inserted] = cache.all.try_emplace(function, nullptr);
+  if (inserted) it->second = known_info(rec, function);
+  slot = {function, it->second};
+  return *it->second;
 }
 
 void forget_function_infos() {

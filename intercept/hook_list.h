@@ -16,9 +16,6 @@
 //  - Old ABI names whose signatures differ in width (the 32-bit cuMemAlloc of CUDA 2.x and the
 //    like) are not hooked: 64-bit programs cannot use them meaningfully.
 //
-// Functions that only answer questions and change nothing the trace models (cuStreamIsCapturing,
-// cuStreamGetCaptureInfo, cuThreadExchangeStreamCaptureMode, ...) are not hooked.
-//
 // TP_HOOK(api, symbol, pfn_version, mode): PFN type = PFN_<api>_<pfn_version>; mode = legacy or
 // per_thread.
 #pragma once
@@ -187,5 +184,16 @@
   /* Stream capture. */                                                                          \
   TP_HOOK(cuStreamBeginCapture, cuStreamBeginCapture_v2, v10010, legacy)                        \
   TP_HOOK(cuStreamBeginCapture, cuStreamBeginCapture_v2_ptsz, v10010_ptsz, per_thread)          \
+  TP_HOOK(cuStreamBeginCaptureToGraph, cuStreamBeginCaptureToGraph, v12030, legacy)             \
+  TP_HOOK(cuStreamBeginCaptureToGraph, cuStreamBeginCaptureToGraph_ptsz, v12030_ptsz, per_thread) \
   TP_HOOK(cuStreamEndCapture, cuStreamEndCapture, v10000, legacy)                                \
-  TP_HOOK(cuStreamEndCapture, cuStreamEndCapture_ptsz, v10000_ptsz, per_thread)
+  TP_HOOK(cuStreamEndCapture, cuStreamEndCapture_ptsz, v10000_ptsz, per_thread)                  \
+  TP_HOOK(cuStreamIsCapturing, cuStreamIsCapturing, v10000, legacy)                              \
+  TP_HOOK(cuStreamIsCapturing, cuStreamIsCapturing_ptsz, v10000_ptsz, per_thread)                \
+  TP_HOOK(cuStreamGetCaptureInfo, cuStreamGetCaptureInfo, v10010, legacy)                        \
+  TP_HOOK(cuStreamGetCaptureInfo, cuStreamGetCaptureInfo_ptsz, v10010_ptsz, per_thread)          \
+  TP_HOOK(cuStreamGetCaptureInfo, cuStreamGetCaptureInfo_v2, v11030, legacy)                     \
+  TP_HOOK(cuStreamGetCaptureInfo, cuStreamGetCaptureInfo_v2_ptsz, v11030_ptsz, per_thread)       \
+  TP_HOOK(cuStreamGetCaptureInfo, cuStreamGetCaptureInfo_v3, v12030, legacy)                     \
+  TP_HOOK(cuStreamGetCaptureInfo, cuStreamGetCaptureInfo_v3_ptsz, v12030_ptsz, per_thread)       \
+  TP_HOOK(cuThreadExchangeStreamCaptureMode, cuThreadExchangeStreamCaptureMode, v10010, legacy)

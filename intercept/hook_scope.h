@@ -13,6 +13,14 @@ class HookScope {
 
   bool nested() const { return nested_; }
 
+  // Marks the calling thread (one that CUPTI runs our callbacks on) as tidepool's for good: every
+  // driver call it makes passes straight through.
+  static void mark_thread_as_ours() {
+    static thread_local bool marked = false;
+    if (!marked) ++depth_;
+    marked = true;
+  }
+
  private:
   static inline thread_local int depth_ = 0;
   bool nested_;

@@ -1,5 +1,6 @@
 // Hooks of every way device (and pinned host, managed, imported) memory is obtained or released.
 #include "intercept/hook_abi.h"
+#include "intercept/optimize_hooks.h"
 #include "intercept/recording.h"
 
 namespace tidepool::intercept {
@@ -7,6 +8,9 @@ namespace tidepool::intercept {
 using trace::AllocKind;
 
 CUresult on_cuMemAlloc(const Real<PFN_cuMemAlloc_v3020>& real, CUdeviceptr* dptr, size_t bytes) {
+  if (auto* o = optimizer()) {
+    return optimized_alloc(*o, AllocKind::device, dptr, bytes, nullptr, 0, [&] { return real.fn(dptr, bytes); });
+  }
   const CUresult r = real.fn(dptr, bytes);
   if (r == CUDA_SUCCESS) {
     if (auto* rec = recorder()) record_alloc(*rec, AllocKind::device, *dptr, bytes);
@@ -18,13 +22,20 @@ CUresult on_cuMemAllocPitch(const Real<PFN_cuMemAllocPitch_v3020>& real, CUdevic
                             size_t width, size_t height, unsigned int element_bytes) {
   const CUresult r = real.fn(dptr, pitch, width, height, element_bytes);
   if (r == CUDA_SUCCESS) {
-    if (auto* rec = recorder()) record_alloc(*rec, AllocKind::device_pitched, *dptr, *pitch * height);
+    if (auto* rec = recorder()) {
+      const uint64_t id = record_alloc(*rec, AllocKind::device_pitched, *dptr, *pitch * height);
+      optimize_allocated_pitched(id, *dptr, *pitch * height);
+    }
   }
   return r;
 }
 
 CUresult on_cuMemAllocAsync(const Real<PFN_cuMemAllocAsync_v11020>& real, CUdeviceptr* dptr, size_t bytes,
                             CUstream stream) {
+  if (auto* o = optimizer()) {
+    return optimized_alloc(*o, AllocKind::stream_ordered, dptr, bytes, real.effective_stream(stream), 0,
+                           [&] { return real.fn(dptr, bytes, stream); });
+  }
   const CUresult r = real.fn(dptr, bytes, stream);
   if (r == CUDA_SUCCESS) {
     if (auto* rec = recorder()) {
@@ -36,6 +47,10 @@ CUresult on_cuMemAllocAsync(const Real<PFN_cuMemAllocAsync_v11020>& real, CUdevi
 
 CUresult on_cuMemAllocFromPoolAsync(const Real<PFN_cuMemAllocFromPoolAsync_v11020>& real, CUdeviceptr* dptr,
                                     size_t bytes, CUmemoryPool pool, CUstream stream) {
+  if (auto* o = optimizer()) {
+    return optimized_alloc(*o, AllocKind::pool, dptr, bytes, real.effective_stream(stream), handle_u64(pool),
+                           [&] { return real.fn(dptr, bytes, pool, stream); });
+  }
   const CUresult r = real.fn(dptr, bytes, pool, stream);
   if (r == CUDA_SUCCESS) {
     if (auto* rec = recorder()) {
@@ -46,10 +61,14 @@ CUresult on_cuMemAllocFromPoolAsync(const Real<PFN_cuMemAllocFromPoolAsync_v1102
 }
 
 CUresult on_cuMemFree(const Real<PFN_cuMemFree_v3020>& real, CUdeviceptr dptr) {
+  if (auto* o = optimizer()) return optimized_free(*o, dptr, nullptr, false, [&] { return real.fn(dptr); });
   return free_at(recorder(), dptr, 0, [&] { return real.fn(dptr); });
 }
 
 CUresult on_cuMemFreeAsync(const Real<PFN_cuMemFreeAsync_v11020>& real, CUdeviceptr dptr, CUstream stream) {
+  if (auto* o = optimizer()) {
+    return optimized_free(*o, dptr, real.effective_stream(stream), true, [&] { return real.fn(dptr, stream); });
+  }
   return free_at(recorder(), dptr, handle_u64(real.effective_stream(stream)), [&] { return real.fn(dptr, stream); });
 }
 

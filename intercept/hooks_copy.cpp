@@ -105,7 +105,12 @@ CUresult record_batch(CUdeviceptr* dsts, CUdeviceptr* srcs, size_t* sizes, size_
   thread_local std::vector<trace::Copy> copies;
   copies.clear();
   for (size_t i = 0; i < count; ++i) copies.push_back(unified_copy(srcs[i], dsts[i], sizes[i], true));
+  for (trace::Copy& c : copies) {
+    c.captured = capture_state().capturing(handle_u64(stream));
+    if (const CUresult o = optimize_before_transfer(c, stream); o != CUDA_SUCCESS) return o;
+  }
   const CUresult r = call();
+  optimize_after_work(r == CUDA_SUCCESS);
   if (r != CUDA_SUCCESS) return r;
   const uint64_t s = handle_u64(stream);
   const bool captured = capture_state().capturing(s);

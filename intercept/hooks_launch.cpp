@@ -6,6 +6,7 @@
 #include "intercept/device_timing.h"
 #include "intercept/function_info.h"
 #include "intercept/hook_abi.h"
+#include "intercept/optimize_hooks.h"
 #include "intercept/param_scan.h"
 #include "intercept/recording.h"
 
@@ -48,8 +49,10 @@ CUresult record_launch(CUfunction function, CUstream stream, const LaunchShape& 
   l.block = {shape.block[0], shape.block[1], shape.block[2]};
   l.shared_bytes = shape.shared_bytes;
   l.captured = capture_state().capturing(l.stream);
+  if (const CUresult o = optimize_before_launch(l, function, stream); o != CUDA_SUCCESS) return o;
   DeviceTimer timer(l.op_id, stream, l.captured, launch_kind(l));
   const CUresult r = launch();
+  optimize_after_work(r == CUDA_SUCCESS);
   if (r == CUDA_SUCCESS) {
     rec->record(event);
     timer.finish();
@@ -84,7 +87,9 @@ CUresult on_cuLaunchCooperativeKernel(const Real<PFN_cuLaunchCooperativeKernel_v
 }
 
 CUresult on_cuGraphLaunch(const Real<PFN_cuGraphLaunch_v10000>& real, CUgraphExec graph, CUstream stream) {
+  if (const CUresult o = optimize_before_graph_launch(real.effective_stream(stream)); o != CUDA_SUCCESS) return o;
   const CUresult r = real.fn(graph, stream);
+  optimize_after_work(r == CUDA_SUCCESS);
   if (r == CUDA_SUCCESS) {
     if (auto* rec = recorder()) {
       rec->record(trace::GraphLaunch{rec->next_op_id(), handle_u64(graph), handle_u64(real.effective_stream(stream))});

@@ -1,6 +1,7 @@
 // Hooks of the calls that ask about, or export, an allocation's address: such an allocation must
 // keep its address forever, so the runtime will never move it.
 #include "intercept/hook_abi.h"
+#include "intercept/optimize_hooks.h"
 #include "intercept/recording.h"
 
 namespace tidepool::intercept {
@@ -9,7 +10,10 @@ namespace {
 void record_query(uint64_t address, trace::QueryKind kind) {
   runtime::Recorder* rec = recorder();
   if (rec == nullptr) return;
-  if (const auto hit = state().by_address.find(address)) rec->record(trace::AddressQuery{hit->alloc_id, kind});
+  if (const auto hit = state().by_address.find(address)) {
+    rec->record(trace::AddressQuery{hit->alloc_id, kind});
+    optimize_keep_resident(hit->alloc_id);
+  }
 }
 
 }  // namespace

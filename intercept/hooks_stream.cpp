@@ -3,6 +3,7 @@
 #include "intercept/capture_state.h"
 #include "intercept/device_timing.h"
 #include "intercept/hook_abi.h"
+#include "intercept/optimize_hooks.h"
 #include "intercept/recording.h"
 
 namespace tidepool::intercept {
@@ -43,7 +44,11 @@ CUresult on_cuStreamCreateWithPriority(const Real<PFN_cuStreamCreateWithPriority
 }
 
 CUresult on_cuStreamDestroy(const Real<PFN_cuStreamDestroy_v4000>& real, CUstream stream) {
-  return after_success([&] { return real.fn(stream); }, trace::StreamDestroy{handle_u64(stream)});
+  optimize_stream_destroyed(stream);
+  const CUresult r = after_success([&] { return real.fn(stream); }, trace::StreamDestroy{handle_u64(stream)});
+  // A destroyed stream leaves its capture (and a capture begun on it is over).
+  if (r == CUDA_SUCCESS && capture_state().capturing(handle_u64(stream))) capture_state().end(handle_u64(stream));
+  return r;
 }
 
 CUresult on_cuStreamSynchronize(const Real<PFN_cuStreamSynchronize_v2000>& real, CUstream stream) {
@@ -56,8 +61,12 @@ CUresult on_cuStreamSynchronize(const Real<PFN_cuStreamSynchronize_v2000>& real,
 CUresult on_cuStreamWaitEvent(const Real<PFN_cuStreamWaitEvent_v3020>& real, CUstream stream, CUevent event,
                               unsigned int flags) {
   const uint64_t s = handle_u64(real.effective_stream(stream));
-  return after_success([&] { return real.fn(stream, event, flags); },
-                       trace::StreamWaitEvent{s, handle_u64(event), capture_state().capturing(s)});
+  const CUresult r = real.fn(stream, event, flags);
+  if (r != CUDA_SUCCESS) return r;
+  // Waiting on an event recorded in a capture makes the stream join that capture.
+  if (capture_state().any() && !capture_state().capturing(s)) learn_capture_of(s);
+  if (auto* rec = recorder()) rec->record(trace::StreamWaitEvent{s, handle_u64(event), capture_state().capturing(s)});
+  return r;
 }
 
 CUresult on_cuEventCreate(const Real<PFN_cuEventCreate_v2000>& real, CUevent* event, unsigned int flags) {

@@ -5,6 +5,7 @@
 
 #include <string_view>
 
+#include "intercept/optimize_hooks.h"
 #include "intercept/recording.h"
 
 namespace tidepool::intercept {
@@ -21,6 +22,7 @@ std::string_view message_of(const nvtxEventAttributes_t* attributes) {
 
 int push(std::string_view name) {
   if (auto* rec = recorder()) rec->record(trace::RangePush{rec->intern(name)});
+  optimize_range_push(name);
   return t_depth++;
 }
 

@@ -74,7 +74,10 @@ uint64_t record_alloc(runtime::Recorder& rec, trace::AllocKind kind, uint64_t ad
   a.stream = stream;
   a.pool = pool;
   a.handle = handle;
-  if (address != 0 && kind != trace::AllocKind::vmm_reserve) {
+  a.captured = stream != 0 && capture_state().capturing(stream);
+  if (a.captured) {
+    graph_allocations().add(address, {a.alloc_id, kind});
+  } else if (address != 0 && kind != trace::AllocKind::vmm_reserve) {
     state().by_address.add({address, size, a.alloc_id, 0, where.context, where.device, kind});
   }
   rec.record(a);

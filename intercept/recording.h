@@ -7,6 +7,8 @@
 #include <cstdint>
 
 #include "analyzer/trace/format.h"
+#include "intercept/capture_state.h"
+#include "intercept/graph_allocations.h"
 #include "runtime/process_state.h"
 #include "runtime/recorder.h"
 
@@ -43,15 +45,34 @@ uint64_t imported_size(CUdeviceptr address);
 trace::Alloc make_alloc(runtime::Recorder& rec, trace::AllocKind kind, uint64_t address, uint64_t size,
                         const Placement& where);
 
-// Records a new allocation (and makes address-backed ones findable); returns its id.
+// Records a new allocation (and makes address-backed ones findable); returns its id. One made
+// on a capturing `stream` is recorded as captured: a graph's memory node, kept out of the live map.
 uint64_t record_alloc(runtime::Recorder& rec, trace::AllocKind kind, uint64_t address, uint64_t size,
                       uint64_t stream = 0, uint64_t pool = 0, uint64_t handle = 0);
 
+// Frees the graph allocation at `address` (a free node: the call is on a capturing stream)
+// around the real call `release`; the captured Free is recorded when it succeeds.
+template <class Release>
+CUresult free_graph_allocation(runtime::Recorder& rec, uint64_t address, const GraphAllocation& allocation,
+                               uint64_t stream, Release&& release) {
+  const CUresult result = release();
+  if (result == CUDA_SUCCESS) {
+    rec.record(trace::Free{allocation.alloc_id, allocation.kind, stream, true});
+  } else {
+    graph_allocations().add(address, allocation);
+  }
+  return result;
+}
+
 // Frees the live allocation at `address` around the real call `release` (a callable returning
 // CUresult): the entry leaves the map before the driver can hand the address out again, comes
-// back if the call fails, and the Free is recorded when it succeeds.
+// back if the call fails, and the Free is recorded when it succeeds. On a capturing `stream`, a
+// graph allocation is freed instead.
 template <class Release>
 CUresult free_at(runtime::Recorder* rec, uint64_t address, uint64_t stream, Release&& release) {
+  if (rec != nullptr && capture_state().capturing(stream)) {
+    if (const auto node = graph_allocations().take(address)) return free_graph_allocation(*rec, address, *node, stream, release);
+  }
   const auto gone = rec != nullptr ? state().by_address.remove(address) : std::nullopt;
   const CUresult result = release();
   if (gone) {

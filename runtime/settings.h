@@ -2,6 +2,8 @@
 // loads (tidepool run sets them), never per call.
 #pragma once
 
+#include <cstdint>
+#include <optional>
 #include <string>
 
 namespace tidepool::runtime {
@@ -15,6 +17,21 @@ struct Settings {
   bool cupti = false;           // TIDEPOOL_CUPTI=1: device times from CUPTI instead of events
   std::string real_libcuda;     // TIDEPOOL_REAL_LIBCUDA: the driver to call (default libcuda.so.1)
   std::string rank;             // RANK, OMPI_COMM_WORLD_RANK, PMI_RANK or SLURM_PROCID, or empty
+
+  // The optimizer (tidepool run --optimize / --plan); off unless TIDEPOOL_OPTIMIZE or TIDEPOOL_PLAN.
+  bool optimize_pool = false;             // TIDEPOOL_OPTIMIZE: pool, swap or pool,swap
+  bool optimize_swap = false;
+  std::optional<uint64_t> budget_bytes;   // TIDEPOOL_BUDGET: the swap plan's peak target
+  double max_slowdown_pct = 0;            // TIDEPOOL_MAX_SLOWDOWN: the swap plan's time target
+  std::string plan_path;                  // TIDEPOOL_PLAN: an offline plan to enforce
+  std::string plan_cache;                 // TIDEPOOL_PLAN_CACHE: a directory ("off": none, empty here)
+  uint64_t pinned_limit_bytes = 0;        // TIDEPOOL_PINNED_LIMIT: pinned host memory for swapping
+  std::string link = "pcie5";             // TIDEPOOL_LINK: the swap planner's host link
+  std::string optimizer_error;            // the first bad optimizer setting: the optimizer stays off
+
+  bool optimizing() const {
+    return !disabled && optimizer_error.empty() && (optimize_pool || optimize_swap || !plan_path.empty());
+  }
 };
 
 // Reads the settings through `lookup` (getenv in the library, a map in tests).

@@ -32,11 +32,12 @@ class Converter {
 
  private:
   void on(const trace::Alloc& r) {
-    if (!plannable(r.kind)) return;
+    if (r.captured || !plannable(r.kind)) return;  // a graph's memory node is no allocation now
     live_[r.alloc_id] = {r.size, r.context};
     out_.events.push_back({EventKind::alloc, r.alloc_id, r.size, 0, source_});
   }
   void on(const trace::Free& r) {
+    if (r.captured) return;
     const auto it = live_.find(r.alloc_id);
     if (it == live_.end()) return;  // not a plannable allocation (or already freed by its context)
     out_.events.push_back({EventKind::free, r.alloc_id, it->second.bytes, 0, source_});

@@ -3,7 +3,9 @@
 
 #include <algorithm>
 #include <array>
-#include <span>
+#include <chrono>
+#include <numeric>
+#include <string_view>
 #include <utility>
 
 #include "analyzer/packing/exact_search.h"
@@ -22,12 +24,30 @@ constexpr std::int64_t kExactMaxPairs = 20'000'000;
 constexpr std::size_t kLargeInstance = 200'000;
 // The share of the time left after the greedy portfolio that the exact search gets; local search
 // over the order has the rest.
-constexpr double kExactShare = 0.7;
+constexpr double kExactShare = 0.9;
+// minimalloc's preorders (see ExactSearch::run): every budget is tried with each of them, since
+// which one leads to a packing soonest varies a lot between instances.
+constexpr std::array<std::string_view, 3> kPreorders = {"WAT", "TAW", "TWA"};
+
+// The greatest common divisor of all sizes and alignments above 1: every offset and height found
+// by the placement rules is a multiple of it, so capacities are tried on that grid only.
+Bytes granularity(const Problem& problem) {
+  Bytes grain = 0;
+  for (const Item& item : problem.items) {
+    grain = std::gcd(grain, item.size);
+    if (item.alignment > 1) grain = std::gcd(grain, item.alignment);
+  }
+  return std::max<Bytes>(grain, 1);
+}
 
 class Portfolio {
  public:
   Portfolio(const Problem& problem, Deadline deadline)
-      : problem_(problem), timeline_(problem), lower_bound_(timeline_.peak()), deadline_(deadline) {}
+      : problem_(problem),
+        timeline_(problem),
+        grain_(granularity(problem)),
+        lowest_possible_(timeline_.peak()),
+        deadline_(deadline) {}
 
   Solution run() {
     run_greedy();
@@ -36,17 +56,19 @@ class Portfolio {
     if (n <= kExactMaxItems && ExactSearch::overlap_pairs(problem_) <= kExactMaxPairs) {
       run_exact(Deadline::after_seconds(kExactShare * deadline_.seconds_left()));
     }
-    if (!done(deadline_)) {
-      best_ = improve_order(problem_, timeline_, std::move(best_), proven_infeasible_ + 1, deadline_, 1);
+    // Local search re-places the whole order each step: not started when one pass would not fit.
+    if (!done(deadline_) && deadline_.seconds_left() > placement_seconds_) {
+      best_ = improve_order(problem_, timeline_, std::move(best_), lowest_possible_, deadline_, 1);
     }
     return std::move(best_.solution);
   }
 
  private:
   // Done when the best height is proven optimal, or at the deadline.
-  bool done(Deadline deadline) const {
-    return best_.solution.height <= proven_infeasible_ + 1 || deadline.passed();
-  }
+  bool done(Deadline deadline) const { return best_.solution.height <= lowest_possible_ || deadline.passed(); }
+
+  // The highest capacity on the grid that is at most `bytes`.
+  Bytes on_grid(Bytes bytes) const { return bytes / grain_ * grain_; }
 
   void consider(std::vector<std::size_t> order, Placer placer, std::vector<Bytes> offsets) {
     const Bytes height = height_of(problem_, offsets);
@@ -61,68 +83,78 @@ class Portfolio {
       OrderKey key;
       Placer placer;
     };
+    // The skyline comes first: it is the fastest and the only one run on large instances; then
+    // lowest first (the costlier gap passes come last, as the time allows).
     const std::array runs = {
-        Run{OrderKey::size, Placer::lowest_first},     Run{OrderKey::size, Placer::gaps_best},
-        Run{OrderKey::size, Placer::gaps_first},       Run{OrderKey::size_length, Placer::gaps_best},
-        Run{OrderKey::length_size, Placer::gaps_best},
-        Run{OrderKey::area, Placer::lowest_first},     Run{OrderKey::area, Placer::gaps_best},
-        Run{OrderKey::length_size, Placer::lowest_first}, Run{OrderKey::start, Placer::gaps_best},
+        Run{OrderKey::size, Placer::skyline},          Run{OrderKey::area, Placer::lowest_first},
+        Run{OrderKey::size, Placer::lowest_first},     Run{OrderKey::length_size, Placer::lowest_first},
+        Run{OrderKey::size, Placer::gaps_best},        Run{OrderKey::size, Placer::gaps_first},
+        Run{OrderKey::size_length, Placer::gaps_best}, Run{OrderKey::length_size, Placer::gaps_best},
+        Run{OrderKey::area, Placer::gaps_best},        Run{OrderKey::start, Placer::gaps_best},
     };
+    // After the first, a run starts only if the time left exceeds what the last one took.
+    double last_seconds = 0;
     for (const Run& run : runs) {
-      if (!best_.order.empty() && done(deadline_)) return;
-      if (large && run.placer != Placer::lowest_first) continue;
-      std::vector<std::size_t> order = order_by(problem_, timeline_, run.key);
+      if (!best_.order.empty() && (done(deadline_) || deadline_.seconds_left() < last_seconds)) return;
+      if (large && run.placer != Placer::skyline) continue;
+      const Deadline::Clock::time_point started = Deadline::Clock::now();
+      std::vector<std::size_t> order = order_by(problem_, run.key);
       std::vector<Bytes> offsets = place(problem_, timeline_, order, run.placer);
       consider(std::move(order), run.placer, std::move(offsets));
+      last_seconds = std::chrono::duration<double>(Deadline::Clock::now() - started).count();
+      if (run.placer == Placer::skyline) placement_seconds_ = last_seconds;
     }
   }
 
+  // A packing from the exact search, with the order of its offsets (for the local search).
+  void consider_found(std::vector<Bytes> offsets) {
+    std::vector<std::size_t> order(offsets.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::ranges::stable_sort(order, {}, [&](std::size_t i) { return offsets[i]; });
+    consider(std::move(order), Placer::lowest_first, std::move(offsets));
+  }
+
   // Tries a capacity with each preorder; returns whether it was found, proven infeasible or not.
-  SearchStatus attempt(ExactSearch& search, std::span<const std::vector<std::size_t>> preorders,
-                       Bytes capacity, std::int64_t budget, Deadline deadline) {
+  SearchStatus attempt(ExactSearch& search, Bytes capacity, std::int64_t budget, Deadline deadline) {
     std::vector<Bytes> offsets;
-    for (const auto& preorder : preorders) {
+    for (const std::string_view preorder : kPreorders) {
       const SearchStatus status = search.run(preorder, capacity, budget, deadline, offsets);
-      if (status == SearchStatus::found) consider(preorder, Placer::lowest_first, std::move(offsets));
+      if (status == SearchStatus::found) consider_found(std::move(offsets));
       if (status != SearchStatus::gave_up) return status;
       if (deadline.passed()) break;
     }
     return SearchStatus::gave_up;
   }
 
+  // At doubling node budgets: the lowest capacity not proven infeasible (the lower bound, first),
+  // then capacities below the best height found, a sixteenth of the gap to the lower bound at a
+  // time, the step halving (down to one grain) when nothing is found.
   void run_exact(Deadline deadline) {
     ExactSearch search(problem_, timeline_);
-    // Which preorder leads the search to a packing soonest varies a lot between instances, so
-    // every budget is tried with all of them (at the lower bound) before the budget doubles;
-    // the bisection above the bound uses the first few.
-    std::vector<std::vector<std::size_t>> preorders;
-    for (const OrderKey key : {OrderKey::start, OrderKey::total_area, OrderKey::area, OrderKey::total_length,
-                               OrderKey::length_area, OrderKey::length_size, OrderKey::size}) {
-      preorders.push_back(order_by(problem_, timeline_, key));
-    }
-    constexpr std::size_t kBisectionPreorders = 3;
     std::int64_t budget = static_cast<std::int64_t>(problem_.items.size());
-    while (!done(deadline) && proven_infeasible_ + 1 < best_.solution.height) {
+    while (!done(deadline)) {
       budget *= 2;
-      Bytes failed = proven_infeasible_;  // highest capacity that failed at this budget
-      Bytes capacity = failed + 1;
-      std::span<const std::vector<std::size_t>> tried = preorders;
-      while (!done(deadline) && failed + 1 < best_.solution.height) {
-        const SearchStatus status = attempt(search, tried, capacity, budget, deadline);
-        if (status == SearchStatus::infeasible) proven_infeasible_ = std::max(proven_infeasible_, capacity);
-        if (status != SearchStatus::found) failed = capacity;
-        capacity = failed + (best_.solution.height - failed) / 2;
-        tried = tried.first(std::min(tried.size(), kBisectionPreorders));
+      const Bytes lowest = lowest_possible_;
+      if (attempt(search, lowest, budget, deadline) == SearchStatus::infeasible) lowest_possible_ = lowest + grain_;
+      Bytes step = std::max(grain_, on_grid((best_.solution.height - lowest_possible_) / 16));
+      while (!done(deadline) && best_.solution.height - step >= lowest_possible_) {
+        const Bytes below = best_.solution.height - step;
+        const SearchStatus found_below = attempt(search, below, budget, deadline);
+        if (found_below == SearchStatus::infeasible) lowest_possible_ = below + grain_;
+        if (found_below == SearchStatus::found) continue;
+        if (step == grain_) break;
+        step = std::max(grain_, on_grid(step / 2));
       }
     }
   }
 
   const Problem& problem_;
   const Timeline timeline_;
-  const Bytes lower_bound_;
+  const Bytes grain_;
+  Bytes lowest_possible_;  // no packing is lower (the bound, or proven by the exact search)
   const Deadline deadline_;
-  Bytes proven_infeasible_ = lower_bound_ - 1;  // no packing fits at this capacity or below
   OrderedSolution best_;
+  double placement_seconds_ = 0;  // what the first greedy pass took
 };
 
 }  // namespace

@@ -1,11 +1,14 @@
 // `best`: our anytime portfolio. In turn, until the lower bound is reached or the deadline passes:
-//  1. greedy placements (gaps best/first fit and lowest first) over several orders;
+//  1. greedy placements over several orders: the skyline (skyline_fit.h) first, the only one on
+//     instances above 200,000 items, then lowest first, then gaps best/first fit; a run starts
+//     only while the time left exceeds what the last one took;
 //  2. for instances small enough, the exact search (exact_search.h) at doubling node budgets: at
-//     each budget it tries the lower bound with each of several preorders, then bisects between
-//     the highest capacity that failed and the best height found (with the first few preorders);
-//     a capacity the search proves infeasible is never tried again. It gets 70% of the time left;
+//     each budget it tries the lowest capacity not proven infeasible (the lower bound, first),
+//     then capacities below the best height found (a sixteenth of the gap to the bound at a
+//     time, the step halving down to one grain, the gcd of the sizes, when nothing is found),
+//     each with minimalloc's three preorders. It gets 90% of the time left;
 //  3. then (or at once, for instances too large for the exact search) local search over the
-//     order of the best packing so far (local_search.h).
+//     order of the best packing so far (local_search.h), until it stalls.
 // The first greedy packing is always completed, even past the deadline.
 #pragma once
 

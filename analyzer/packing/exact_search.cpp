@@ -2,8 +2,13 @@
 #include "analyzer/packing/exact_search.h"
 
 #include <algorithm>
+#include <array>
 #include <limits>
+#include <stdexcept>
+#include <string>
 #include <tuple>
+
+#include "analyzer/packing/orders.h"
 
 namespace tidepool::packing {
 namespace {
@@ -81,12 +86,21 @@ ExactSearch::ExactSearch(const Problem& problem, const Timeline& timeline)
     }
   }
   section_stamp_.assign(sections, 0);
+  area_.resize(n);
+  length_.resize(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    length_[i] = live_length(problem.items[i]);
+    area_[i] = length_[i] * problem.items[i].size;
+  }
 }
 
-SearchStatus ExactSearch::run(std::span<const std::size_t> preorder, Bytes capacity,
-                              std::int64_t node_budget, Deadline deadline, std::vector<Bytes>& offsets) {
+SearchStatus ExactSearch::run(std::string_view preorder, Bytes capacity, std::int64_t node_budget,
+                              Deadline deadline, std::vector<Bytes>& offsets) {
   const std::size_t n = problem_.items.size();
   const int sections = timeline_.section_count();
+  if (preorder.empty() || preorder.find_first_not_of("TAWZ") != std::string_view::npos) {
+    throw std::invalid_argument("bad preorder '" + std::string(preorder) + "' (letters T, A, W, Z)");
+  }
   preorder_ = preorder;
   capacity_ = capacity;
   nodes_left_ = node_budget;
@@ -107,8 +121,8 @@ SearchStatus ExactSearch::run(std::span<const std::size_t> preorder, Bytes capac
   }
   if (candidates_.size() < n + 1) candidates_.resize(n + 1);
   Part all{{}, {0, sections}};
-  all.positions.resize(n);
-  for (std::size_t k = 0; k < n; ++k) all.positions[k] = static_cast<int>(k);
+  all.items.resize(n);
+  for (std::size_t i = 0; i < n; ++i) all.items[i] = static_cast<std::uint32_t>(i);
   std::vector<int> borders;
   for (int border = 0; border + 1 < sections; ++border) {
     if (crossing_[border] == 0) borders.push_back(border + 1);
@@ -126,14 +140,14 @@ ExactSearch::Step ExactSearch::solve_pieces(const Part& part, std::span<const in
   for (std::size_t b = 0; b <= borders.size(); ++b) {
     const int end = b < borders.size() ? borders[b] : part.sections.end;
     Part piece{{}, {begin, end}};
-    for (const int position : part.positions) {
-      const std::size_t item = preorder_[position];
+    for (const std::uint32_t item : part.items) {
       if (offset_[item] < 0 && timeline_.first_section(item) < end && begin < timeline_.last_section_end(item)) {
-        piece.positions.push_back(position);
+        piece.items.push_back(item);
       }
     }
     begin = end;
-    if (piece.positions.empty()) continue;
+    if (piece.items.empty()) continue;
+    sort_by_preorder(piece.items);
     if (!fits(piece.sections, 0)) return Step::not_found;
     const Step step = search(piece, 0, 0, depth);
     if (step != Step::found) return step;
@@ -141,9 +155,35 @@ ExactSearch::Step ExactSearch::solve_pieces(const Part& part, std::span<const in
   return Step::found;
 }
 
+void ExactSearch::sort_by_preorder(std::vector<std::uint32_t>& items) const {
+  // The criteria, all descending; T is the largest total of unplaced sizes among the sections of
+  // the item, as it is now.
+  std::vector<std::pair<std::array<Bytes, 3>, std::uint32_t>> keyed;
+  keyed.reserve(items.size());
+  for (const std::uint32_t item : items) {
+    std::array<Bytes, 3> key{};
+    for (std::size_t c = 0; c < preorder_.size() && c < key.size(); ++c) {
+      switch (preorder_[c]) {
+        case 'T':
+          for (const SectionRange range : timeline_.ranges(item)) {
+            for (int s = range.begin; s < range.end; ++s) key[c] = std::max(key[c], remaining_[s]);
+          }
+          break;
+        case 'A': key[c] = area_[item]; break;
+        case 'W': key[c] = length_[item]; break;
+        default: key[c] = problem_.items[item].size; break;
+      }
+      key[c] = -key[c];
+    }
+    keyed.emplace_back(key, item);
+  }
+  std::ranges::sort(keyed);
+  for (std::size_t k = 0; k < items.size(); ++k) items[k] = keyed[k].second;
+}
+
 ExactSearch::Step ExactSearch::search(const Part& part, Bytes last_offset, int last_position, std::size_t depth) {
   if (--nodes_left_ < 0) return Step::stop;
-  if ((nodes_left_ & 255) == 0 && deadline_.passed()) {
+  if (deadline_.passed()) {  // a node can cost milliseconds on long items: check each one
     nodes_left_ = -1;
     return Step::stop;
   }
@@ -151,8 +191,7 @@ ExactSearch::Step ExactSearch::search(const Part& part, Bytes last_offset, int l
   // The lowest top any unplaced item can reach: nothing may be placed at or above it.
   Bytes min_top = std::numeric_limits<Bytes>::max();
   bool done = true;
-  for (const int position : part.positions) {
-    const std::size_t item = preorder_[position];
+  for (const std::uint32_t item : part.items) {
     if (offset_[item] >= 0) continue;
     done = false;
     min_top = std::min(min_top, min_offset_[item] + items[item].size);
@@ -160,8 +199,8 @@ ExactSearch::Step ExactSearch::search(const Part& part, Bytes last_offset, int l
   if (done) return Step::found;
   std::vector<Candidate>& candidates = candidates_[depth];
   candidates.clear();
-  for (const int position : part.positions) {
-    const std::size_t item = preorder_[position];
+  for (int position = 0; position < static_cast<int>(part.items.size()); ++position) {
+    const std::size_t item = part.items[position];
     if (offset_[item] >= 0) continue;
     const Bytes offset = min_offset_[item];
     // Canonical order: offsets never decrease; equal offsets go in preorder.
@@ -175,10 +214,10 @@ ExactSearch::Step ExactSearch::search(const Part& part, Bytes last_offset, int l
   std::vector<int> borders;
   for (std::size_t c = 0; c < candidates_[depth].size(); ++c) {
     const auto [offset, position] = candidates_[depth][c];
-    const std::size_t item = preorder_[position];
+    const std::size_t item = part.items[position];
     const std::size_t min_offset_mark = min_offset_log_.size();
     const std::size_t floor_mark = floor_log_.size();
-    place(item, offset);
+    const bool hatless = place(item, offset);
     (*result_)[item] = offset;
     // Borders that no unplaced item spans any more split the rest into independent pieces.
     borders.clear();
@@ -196,11 +235,14 @@ ExactSearch::Step ExactSearch::search(const Part& part, Bytes last_offset, int l
     }
     undo(item, min_offset_mark, floor_mark);
     if (step != Step::not_found) return step;
+    // Nothing unplaced shares time with the item, so it goes at this offset in any completion;
+    // every later candidate is at least as high and would leave it nowhere to go.
+    if (hatless) break;
   }
   return Step::not_found;
 }
 
-void ExactSearch::place(std::size_t item, Bytes offset) {
+bool ExactSearch::place(std::size_t item, Bytes offset) {
   const auto& items = problem_.items;
   const Bytes top = offset + items[item].size;
   offset_[item] = offset;
@@ -217,9 +259,12 @@ void ExactSearch::place(std::size_t item, Bytes offset) {
   }
   // Sections whose floor may rise: those where an item's lowest offset rose above the floor.
   touched_sections_.clear();
+  bool hatless = true;
   for (std::size_t k = overlap_begin_[item]; k < overlap_begin_[item + 1]; ++k) {
     const std::uint32_t other = overlaps_[k];
-    if (offset_[other] >= 0 || min_offset_[other] >= top) continue;
+    if (offset_[other] >= 0) continue;
+    hatless = false;
+    if (min_offset_[other] >= top) continue;
     min_offset_log_.emplace_back(other, min_offset_[other]);
     const Bytes raised = align_up(top, items[other].alignment);
     min_offset_[other] = raised;
@@ -244,6 +289,7 @@ void ExactSearch::place(std::size_t item, Bytes offset) {
       floor_[s] = lowest;
     }
   }
+  return hatless;
 }
 
 void ExactSearch::undo(std::size_t item, std::size_t min_offset_mark, std::size_t floor_mark) {

@@ -5,12 +5,15 @@
 // floor of a section is raised to the lowest offset any of its unplaced items can take); an item
 // is not placed at or above the top that another unplaced item could reach below it (dominance).
 // Dynamic decomposition: once no unplaced item spans the border between two sections, the
-// items on either side are solved as independent subproblems.
+// items on either side are solved as independent subproblems, each in its own preorder (computed
+// with the unplaced totals of that moment, as minimalloc does). Hatless pruning: when an item
+// that no unplaced item shares time with fails, its later siblings fail too.
 // The search stops after a node budget or at the deadline, so it is used as an anytime step.
 #pragma once
 
 #include <cstdint>
 #include <span>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -34,10 +37,12 @@ class ExactSearch {
   // The number of overlapping item pairs: a measure of the cost of building an ExactSearch.
   static std::int64_t overlap_pairs(const Problem& problem);
 
-  // Searches for a packing within `capacity`, trying items that can go equally low in `preorder`
-  // (a permutation of the item indices).
-  SearchStatus run(std::span<const std::size_t> preorder, Bytes capacity, std::int64_t node_budget,
-                   Deadline deadline, std::vector<Bytes>& offsets);
+  // Searches for a packing within `capacity`, trying items that can go equally low in a preorder
+  // given as minimalloc's letters, each descending, then by item index: T the largest total of
+  // unplaced sizes in the item's sections, A its area, W its live length, Z its size (e.g. "TWA").
+  // Throws std::invalid_argument for other letters.
+  SearchStatus run(std::string_view preorder, Bytes capacity, std::int64_t node_budget, Deadline deadline,
+                   std::vector<Bytes>& offsets);
 
  private:
   struct Candidate {
@@ -45,16 +50,18 @@ class ExactSearch {
     int position;  // in the preorder
   };
   enum class Step { found, not_found, stop };
-  // A subproblem: unplaced items (as positions in the preorder, ascending) and their sections.
+  // A subproblem: its unplaced items, in preorder, and their sections.
   struct Part {
-    std::vector<int> positions;
+    std::vector<std::uint32_t> items;
     SectionRange sections;
   };
 
   // Splits `part` at the given section borders (ascending, inside it) and solves each piece.
   Step solve_pieces(const Part& part, std::span<const int> borders, std::size_t depth);
   Step search(const Part& part, Bytes last_offset, int last_position, std::size_t depth);
-  void place(std::size_t item, Bytes offset);
+  void sort_by_preorder(std::vector<std::uint32_t>& items) const;
+  // Returns whether no unplaced item shares time with the item (it is "hatless").
+  bool place(std::size_t item, Bytes offset);
   void undo(std::size_t item, std::size_t min_offset_mark, std::size_t floor_mark);
   bool fits(SectionRange sections, Bytes last_offset) const;
 
@@ -64,9 +71,11 @@ class ExactSearch {
   std::vector<std::uint32_t> overlaps_;
   std::vector<std::size_t> section_begin_;
   std::vector<std::uint32_t> section_items_;
+  std::vector<Bytes> area_;    // per item: size x live length
+  std::vector<Time> length_;   // per item: live length
 
   // Per run.
-  std::span<const std::size_t> preorder_;
+  std::string_view preorder_;
   Bytes capacity_ = 0;
   std::int64_t nodes_left_ = 0;
   Deadline deadline_ = Deadline::after_seconds(0);

@@ -2,9 +2,15 @@
 #include "analyzer/packing/local_search.h"
 
 #include <algorithm>
+#include <chrono>
 #include <random>
 
 namespace tidepool::packing {
+namespace {
+
+constexpr double kMinStallSeconds = 1.0;
+
+}  // namespace
 
 OrderedSolution improve_order(const Problem& problem, const Timeline& timeline, OrderedSolution start,
                               Bytes target, Deadline deadline, std::uint64_t seed) {
@@ -15,7 +21,17 @@ OrderedSolution improve_order(const Problem& problem, const Timeline& timeline, 
   std::mt19937_64 random(seed);
   std::vector<std::size_t> position(n);
   std::vector<std::size_t> peak_positions;
-  while (current.solution.height > target && !deadline.passed()) {
+  // An iteration is not started when the last one would not fit in the time left, nor once the
+  // search has stalled: no lower height for as long as it took to find the last one (at least
+  // kMinStallSeconds).
+  using Clock = Deadline::Clock;
+  const auto seconds_since = [](Clock::time_point from) { return std::chrono::duration<double>(Clock::now() - from).count(); };
+  const Clock::time_point begun = Clock::now();
+  Clock::time_point improved = begun;
+  double last_seconds = 0;
+  while (current.solution.height > target && deadline.seconds_left() > last_seconds &&
+         seconds_since(improved) < std::max(kMinStallSeconds, std::chrono::duration<double>(improved - begun).count())) {
+    const Clock::time_point started = Clock::now();
     std::vector<std::size_t> order = current.order;
     for (std::size_t k = 0; k < n; ++k) position[order[k]] = k;
     peak_positions.clear();
@@ -36,10 +52,12 @@ OrderedSolution improve_order(const Problem& problem, const Timeline& timeline, 
     }
     std::vector<Bytes> offsets = place(problem, timeline, order, current.placer);
     const Bytes height = height_of(problem, offsets);
+    if (height < current.solution.height) improved = Clock::now();
     if (height <= current.solution.height) {
       current.order = std::move(order);
       current.solution = {std::move(offsets), height};
     }
+    last_seconds = seconds_since(started);
   }
   return current;
 }

@@ -1,7 +1,8 @@
 // Local search over the placement order (iterated greedy): an item that reaches the current
 // height is moved to a random earlier place in the order (or two nearby items swap), the order is
-// placed again, and the change is kept when the height does not rise. Runs until the deadline or
-// until the height reaches `target`.
+// placed again, and the change is kept when the height does not rise. Runs until the height
+// reaches `target`, until the time left is shorter than the last iteration took, or once it has
+// stalled (no lower height for as long as the last one took to find, and at least a second).
 #pragma once
 
 #include <cstdint>

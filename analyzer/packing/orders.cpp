@@ -13,7 +13,7 @@ Time live_length(const Item& item) {
   return length;
 }
 
-std::vector<std::size_t> order_by(const Problem& problem, const Timeline& timeline, OrderKey key) {
+std::vector<std::size_t> order_by(const Problem& problem, OrderKey key) {
   const auto& items = problem.items;
   const std::size_t n = items.size();
   // Every order sorts ascending by a tuple of (primary, secondary) values; index breaks ties.
@@ -31,17 +31,6 @@ std::vector<std::size_t> order_by(const Problem& problem, const Timeline& timeli
       case OrderKey::length_size: primary = -length; secondary = -size; break;
       case OrderKey::area: primary = -size * length; break;
       case OrderKey::start: primary = start; secondary = -size; break;
-      case OrderKey::length_area: primary = -length; secondary = -size * length; break;
-      case OrderKey::total_area:
-      case OrderKey::total_length: {
-        Bytes total = 0;
-        for (const SectionRange range : timeline.ranges(i)) {
-          for (int s = range.begin; s < range.end; ++s) total = std::max(total, timeline.section_totals()[s]);
-        }
-        primary = -static_cast<double>(total);
-        secondary = key == OrderKey::total_area ? -size * length : -length;
-        break;
-      }
     }
     keys[i] = {primary, secondary, i};
   }

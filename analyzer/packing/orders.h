@@ -7,7 +7,6 @@
 #include <vector>
 
 #include "analyzer/packing/problem.h"
-#include "analyzer/packing/timeline.h"
 
 namespace tidepool::packing {
 
@@ -18,14 +17,9 @@ enum class OrderKey {
   length_size,   // live length descending, then size descending (XLA's temporal order)
   area,          // size x live length descending
   start,         // start ascending, then size descending
-  // minimalloc's preorders (all descending): T is the largest section total the item is in,
-  // A its area, W its live length.
-  total_area,   // T, A
-  total_length, // T, W
-  length_area,  // W, A
 };
 
-std::vector<std::size_t> order_by(const Problem& problem, const Timeline& timeline, OrderKey key);
+std::vector<std::size_t> order_by(const Problem& problem, OrderKey key);
 
 // The inverse of a permutation: rank[order[k]] = k.
 std::vector<std::uint32_t> ranks_of(std::span<const std::size_t> order);

@@ -4,6 +4,7 @@
 #include "analyzer/packing/gap_fit.h"
 #include "analyzer/packing/lowest_first.h"
 #include "analyzer/packing/orders.h"
+#include "analyzer/packing/skyline_fit.h"
 
 namespace tidepool::packing {
 
@@ -12,9 +13,10 @@ std::vector<Bytes> place(const Problem& problem, const Timeline& timeline,
   switch (placer) {
     case Placer::gaps_best: return place_in_gaps(problem, timeline, order, Fit::best);
     case Placer::gaps_first: return place_in_gaps(problem, timeline, order, Fit::first);
-    case Placer::lowest_first: break;
+    case Placer::lowest_first: return place_lowest_first(problem, timeline, ranks_of(order));
+    case Placer::skyline: break;
   }
-  return place_lowest_first(problem, timeline, ranks_of(order));
+  return place_skyline(problem, timeline, ranks_of(order));
 }
 
 }  // namespace tidepool::packing

@@ -14,6 +14,7 @@ enum class Placer {
   gaps_best,     // place_in_gaps, best fit, in the order
   gaps_first,    // place_in_gaps, first fit, in the order
   lowest_first,  // place_lowest_first, the order breaking ties
+  skyline,       // place_skyline, the order breaking ties
 };
 
 // The offsets that `placer` gives for the items taken in `order`.

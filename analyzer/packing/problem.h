@@ -63,6 +63,7 @@ Time last_end(const Item& item);
 
 // The smallest multiple of `alignment` that is >= value (value >= 0).
 constexpr Bytes align_up(Bytes value, Bytes alignment) {
+  if (alignment == 1) return value;
   const Bytes rest = value % alignment;
   return rest == 0 ? value : value + (alignment - rest);
 }

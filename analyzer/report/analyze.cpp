@@ -6,6 +6,7 @@
 
 #include "analyzer/report/kernel_totals.h"
 #include "analyzer/report/memory_replay.h"
+#include "analyzer/report/runtime_decisions.h"
 #include "analyzer/report/size_histogram.h"
 #include "analyzer/symbolize/symbolizer.h"
 
@@ -13,7 +14,6 @@ namespace tidepool::report {
 namespace {
 
 void count_operation(const trace::Record& record, ProcessReport& report) {
-  RuntimeTotals& rt = report.runtime;
   std::visit(
       [&](const auto& r) {
         using R = std::decay_t<decltype(r)>;
@@ -25,25 +25,6 @@ void count_operation(const trace::Record& record, ProcessReport& report) {
           if (!r.captured) ++report.copies;
         } else if constexpr (std::is_same_v<R, trace::Set>) {
           if (!r.captured) ++report.sets;
-        } else if constexpr (std::is_same_v<R, trace::PlanInstalled>) {
-          ++rt.plans_installed;
-        } else if constexpr (std::is_same_v<R, trace::PoolHit>) {
-          ++rt.pool_hits;
-        } else if constexpr (std::is_same_v<R, trace::PoolMiss>) {
-          ++rt.pool_misses;
-        } else if constexpr (std::is_same_v<R, trace::Fallback>) {
-          ++rt.fallbacks;
-        } else if constexpr (std::is_same_v<R, trace::SwapOut>) {
-          ++rt.swap_outs;
-          rt.bytes_swapped_out += r.bytes;
-        } else if constexpr (std::is_same_v<R, trace::SwapIn>) {
-          ++rt.swap_ins;
-          if (r.on_demand) ++rt.on_demand_swap_ins;
-          rt.bytes_swapped_in += r.bytes;
-        } else if constexpr (std::is_same_v<R, trace::Eviction>) {
-          ++rt.evictions;
-        } else if constexpr (std::is_same_v<R, trace::ReturnToRecording>) {
-          ++rt.returns_to_recording;
         }
       },
       record);
@@ -76,7 +57,7 @@ std::vector<Site> sites(const trace::Trace& trace, const ProcessReport& report) 
   std::unordered_map<uint32_t, Site> by_stack;
   for (const trace::Event& e : trace.events) {
     const auto* a = std::get_if<trace::Alloc>(&e.record);
-    if (!a || !trace::is_device_memory(a->kind)) continue;
+    if (!a || a->captured || !trace::is_device_memory(a->kind)) continue;
     Site& site = by_stack[a->stack_id];
     site.stack_id = a->stack_id;
     ++site.allocations;
@@ -129,6 +110,7 @@ ProcessReport analyze(const trace::Trace& trace, const std::string& trace_path) 
   report.kernels = kernel_totals(trace);
   report.size_histogram = size_histogram(trace);
   report.sites = sites(trace, report);
+  report.runtime = runtime_decisions(trace);
 
   symbolize::Symbolizer symbolizer(trace.modules);
   for (const Site& site : report.sites) {

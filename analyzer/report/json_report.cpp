@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
+#include "analyzer/report/runtime_decisions_json.h"
+
 namespace tidepool::report {
 namespace {
 
@@ -114,18 +116,6 @@ Json process(const ProcessReport& p) {
                      {"live_at_peak_bytes", s.live_at_peak_bytes},
                      {"leaked_bytes", s.leaked_bytes}});
   }
-  const RuntimeTotals& r = p.runtime;
-  const Json runtime = {{"plans_installed", r.plans_installed},
-                        {"pool_hits", r.pool_hits},
-                        {"pool_misses", r.pool_misses},
-                        {"fallbacks", r.fallbacks},
-                        {"swap_outs", r.swap_outs},
-                        {"swap_ins", r.swap_ins},
-                        {"on_demand_swap_ins", r.on_demand_swap_ins},
-                        {"evictions", r.evictions},
-                        {"returns_to_recording", r.returns_to_recording},
-                        {"bytes_swapped_out", r.bytes_swapped_out},
-                        {"bytes_swapped_in", r.bytes_swapped_in}};
   Json out = {{"trace", p.trace_path},
               {"pid", p.pid},
               {"rank", p.rank},
@@ -155,7 +145,8 @@ Json process(const ProcessReport& p) {
               {"kernels", kernels},
               {"size_histogram", histogram},
               {"sites", sites},
-              {"runtime", runtime}};
+              {"runtime", runtime_totals_json(p.runtime)}};
+  if (p.runtime) out["runtime_decisions"] = runtime_decisions_json(*p.runtime);
   if (p.plans) out["iteration_and_plans"] = iteration_plans(*p.plans);
   return out;
 }

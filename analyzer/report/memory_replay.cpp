@@ -23,6 +23,7 @@ void MemoryReplay::apply(const trace::Event& event) {
 }
 
 void MemoryReplay::on(const trace::Alloc& a, uint64_t time_ns) {
+  if (a.captured) return;  // a graph's memory node: no memory now
   Live live;
   live.info = {a.alloc_id, a.kind, a.address, a.size, time_ns, a.stack_id};
   live.context = a.context;
@@ -49,6 +50,7 @@ void MemoryReplay::on(const trace::Alloc& a, uint64_t time_ns) {
 }
 
 void MemoryReplay::on(const trace::Free& f) {
+  if (f.captured) return;  // a graph's free node
   const auto it = live_.find(f.alloc_id);
   if (it == live_.end()) return;  // freed with its context already, or never recorded
   Live& live = it->second;

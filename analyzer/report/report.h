@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "analyzer/report/runtime_decisions.h"
 #include "analyzer/trace/format.h"
 
 namespace tidepool::report {
@@ -64,25 +65,6 @@ struct Site {
   uint64_t bytes_allocated = 0;
   uint64_t live_at_peak_bytes = 0;
   uint64_t leaked_bytes = 0;
-};
-
-// What tidepool's runtime did (tidepool run --optimize), from its decision records.
-struct RuntimeTotals {
-  uint64_t plans_installed = 0;
-  uint64_t pool_hits = 0;
-  uint64_t pool_misses = 0;
-  uint64_t fallbacks = 0;
-  uint64_t swap_outs = 0;
-  uint64_t swap_ins = 0;
-  uint64_t on_demand_swap_ins = 0;
-  uint64_t evictions = 0;
-  uint64_t returns_to_recording = 0;
-  uint64_t bytes_swapped_out = 0;
-  uint64_t bytes_swapped_in = 0;
-  bool any() const {
-    return plans_installed || pool_hits || pool_misses || fallbacks || swap_outs || swap_ins ||
-           evictions || returns_to_recording;
-  }
 };
 
 // One pool solver on the iteration: the arena it packs the iteration's allocations into.
@@ -161,7 +143,7 @@ struct ProcessReport {
   std::vector<SizeBucket> size_histogram;    // non-empty buckets, smallest first
   std::vector<Site> sites;                   // by bytes allocated, most first
   std::map<uint32_t, std::vector<std::string>> stacks;  // symbolized frames of the stacks used
-  RuntimeTotals runtime;
+  std::optional<RuntimeDecisions> runtime;  // absent when the trace has no decision record
   std::optional<IterationPlans> plans;  // absent with --no-plans
 };
 

@@ -10,7 +10,7 @@ std::vector<SizeBucket> size_histogram(const trace::Trace& trace) {
   std::array<SizeBucket, 64> buckets{};
   for (const trace::Event& e : trace.events) {
     const auto* a = std::get_if<trace::Alloc>(&e.record);
-    if (!a || !trace::is_device_memory(a->kind)) continue;
+    if (!a || a->captured || !trace::is_device_memory(a->kind)) continue;
     const int k = a->size < 2 ? 0 : std::bit_width(a->size) - 1;
     SizeBucket& b = buckets[k];
     b.min_bytes = k == 0 ? 0 : uint64_t{1} << k;

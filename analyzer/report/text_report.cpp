@@ -5,6 +5,7 @@
 #include <cstdarg>
 #include <cstdio>
 
+#include "analyzer/report/runtime_decisions_text.h"
 #include "analyzer/report/units.h"
 
 namespace tidepool::report {
@@ -36,6 +37,7 @@ class Out {
     va_end(again);
   }
   void blank() { text_ += '\n'; }
+  void text(const std::string& lines) { text_ += lines; }
   std::string take() { return std::move(text_); }
 
  private:
@@ -229,17 +231,7 @@ void process(Out& out, const ProcessReport& p) {
     if (p.sites.size() > kMaxSitesShown) out.line("  ... and %zu more sites", p.sites.size() - kMaxSitesShown);
     out.blank();
   }
-  if (p.runtime.any()) {
-    const RuntimeTotals& r = p.runtime;
-    out.line("tidepool runtime: %llu plans installed, pool hits %llu, misses %llu, fallbacks %llu",
-             u(r.plans_installed), u(r.pool_hits), u(r.pool_misses), u(r.fallbacks));
-    out.line("  swaps out %llu (%s), in %llu (%s, %llu on demand), evictions %llu, returns to "
-             "recording %llu",
-             u(r.swap_outs), c(human_bytes(r.bytes_swapped_out)), u(r.swap_ins),
-             c(human_bytes(r.bytes_swapped_in)), u(r.on_demand_swap_ins), u(r.evictions),
-             u(r.returns_to_recording));
-    out.blank();
-  }
+  if (p.runtime) out.text(runtime_decisions_text(*p.runtime));
   if (p.plans) iteration_plans(out, *p.plans);
 }
 

@@ -1,6 +1,7 @@
 // Encoding and decoding of records, driven by the field lists of fields.h.
 #include "analyzer/trace/codec.h"
 
+#include <algorithm>
 #include <array>
 #include <limits>
 #include <string>
@@ -62,10 +63,11 @@ struct SizeSink {
   void bytes(const std::string& s) { total += s.size(); }
 };
 
-struct BufferSink {
-  std::vector<uint8_t>& out;
-  void uint(uint64_t v) { varint::put(out, v); }
-  void bytes(const std::string& s) { out.insert(out.end(), s.begin(), s.end()); }
+// Writes into room made beforehand (the size pass told how much).
+struct RawSink {
+  uint8_t* at;
+  void uint(uint64_t v) { at = varint::put(at, v); }
+  void bytes(const std::string& s) { at = std::copy(s.begin(), s.end(), at); }
 };
 
 // Writes the common event prefix (or nothing for metadata) and the record's fields.
@@ -80,13 +82,17 @@ void write_body(Sink& sink, const Event* event, const R& record) {
   for_each_field(record, writer);
 }
 
+// One resize, then plain stores: the hot path of every hook that records.
 template <class R>
 void encode_record(std::vector<uint8_t>& out, const Event* event, const R& record) {
   SizeSink size;
   write_body(size, event, record);
-  varint::put(out, static_cast<uint64_t>(R::tag));
-  varint::put(out, size.total);
-  BufferSink sink{out};
+  constexpr auto tag = static_cast<uint64_t>(R::tag);
+  const size_t start = out.size();
+  out.resize(start + varint::size(tag) + varint::size(size.total) + size.total);
+  RawSink sink{out.data() + start};
+  sink.uint(tag);
+  sink.uint(size.total);
   write_body(sink, event, record);
 }
 

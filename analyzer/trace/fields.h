@@ -46,8 +46,14 @@ TIDEPOOL_TRACE_FIELDS(Alloc) {
   v("device", r.device);
   v("context", r.context);
   v("stack_id", r.stack_id);
+  v("captured", r.captured);
 }
-TIDEPOOL_TRACE_FIELDS(Free) { v("alloc_id", r.alloc_id); v("kind", r.kind); v("stream", r.stream); }
+TIDEPOOL_TRACE_FIELDS(Free) {
+  v("alloc_id", r.alloc_id);
+  v("kind", r.kind);
+  v("stream", r.stream);
+  v("captured", r.captured);
+}
 TIDEPOOL_TRACE_FIELDS(VmmMap) {
   v("address", r.address);
   v("size", r.size);
@@ -131,6 +137,7 @@ TIDEPOOL_TRACE_FIELDS(StreamMemOp) {
 }
 TIDEPOOL_TRACE_FIELDS(CaptureBegin) { v("stream", r.stream); v("mode", r.mode); }
 TIDEPOOL_TRACE_FIELDS(CaptureEnd) { v("stream", r.stream); v("graph", r.graph); }
+TIDEPOOL_TRACE_FIELDS(CaptureMode) { v("mode", r.mode); v("previous", r.previous); }
 TIDEPOOL_TRACE_FIELDS(GraphLaunch) {
   v("op_id", r.op_id);
   v("graph_exec", r.graph_exec);

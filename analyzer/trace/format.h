@@ -53,6 +53,7 @@ enum class RecordTag : uint32_t {
   capture_begin = 43,
   capture_end = 44,
   graph_launch = 45,
+  capture_mode = 46,
   context_create = 48,
   context_destroy = 49,
   module_load = 50,
@@ -149,6 +150,7 @@ struct Alloc {
   int32_t device = 0;
   uint64_t context = 0;
   uint32_t stack_id = 0;
+  bool captured = false;  // made on a capturing stream: a memory node of the graph, no memory now
   bool operator==(const Alloc&) const = default;
 };
 
@@ -160,6 +162,7 @@ struct Free {
   uint64_t alloc_id = 0;
   AllocKind kind = AllocKind::device;
   uint64_t stream = 0;
+  bool captured = false;  // on a capturing stream, of a captured Alloc: a free node of the graph
   bool operator==(const Free&) const = default;
 };
 
@@ -375,6 +378,14 @@ struct CaptureEnd {
   uint64_t graph = 0;
   bool operator==(const CaptureEnd&) const = default;
 };
+// cuThreadExchangeStreamCaptureMode: the calling thread's capture interaction mode (a
+// CUstreamCaptureMode) is now `mode`; it was `previous`.
+struct CaptureMode {
+  static constexpr RecordTag tag = RecordTag::capture_mode;
+  uint32_t mode = 0;
+  uint32_t previous = 0;
+  bool operator==(const CaptureMode&) const = default;
+};
 struct GraphLaunch {
   static constexpr RecordTag tag = RecordTag::graph_launch;
   uint64_t op_id = 0;
@@ -505,7 +516,7 @@ using Record =
                  EventSynchronize, EventDestroy, StreamSynchronize, ContextSynchronize, HostFunc,
                  StreamMemOp, CaptureBegin, CaptureEnd, GraphLaunch, ContextCreate, ContextDestroy,
                  ModuleLoad, RangePush, RangePop, Mark, DeviceTiming, PlanInstalled, PoolHit,
-                 PoolMiss, Fallback, SwapOut, SwapIn, Eviction, ReturnToRecording>;
+                 PoolMiss, Fallback, SwapOut, SwapIn, Eviction, ReturnToRecording, CaptureMode>;
 
 // One event: when (host ns since Header::start_time_unix_ns), which thread (kernel tid), and a
 // global sequence number (unique per trace, the order the calls happened in; the reader sorts

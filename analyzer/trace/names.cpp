@@ -32,6 +32,7 @@ std::string_view record_name(RecordTag tag) {
     case RecordTag::capture_begin: return "capture_begin";
     case RecordTag::capture_end: return "capture_end";
     case RecordTag::graph_launch: return "graph_launch";
+    case RecordTag::capture_mode: return "capture_mode";
     case RecordTag::context_create: return "context_create";
     case RecordTag::context_destroy: return "context_destroy";
     case RecordTag::module_load: return "module_load";

@@ -1,6 +1,7 @@
 // LEB128 varints and zigzag, the integer encoding of every trace field (internal to the codec).
 #pragma once
 
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -8,21 +9,22 @@
 
 namespace tidepool::trace::varint {
 
-constexpr size_t size(uint64_t v) {
-  size_t n = 1;
+constexpr size_t size(uint64_t v) { return v == 0 ? 1 : (static_cast<size_t>(std::bit_width(v)) + 6) / 7; }
+
+// Writes v at `at` (which has room for size(v) bytes); returns the byte after it.
+inline uint8_t* put(uint8_t* at, uint64_t v) {
   while (v >= 0x80) {
+    *at++ = static_cast<uint8_t>(v | 0x80);
     v >>= 7;
-    ++n;
   }
-  return n;
+  *at++ = static_cast<uint8_t>(v);
+  return at;
 }
 
 inline void put(std::vector<uint8_t>& out, uint64_t v) {
-  while (v >= 0x80) {
-    out.push_back(static_cast<uint8_t>(v | 0x80));
-    v >>= 7;
-  }
-  out.push_back(static_cast<uint8_t>(v));
+  const size_t at = out.size();
+  out.resize(at + size(v));
+  put(out.data() + at, v);
 }
 
 constexpr uint64_t zigzag(int64_t v) {

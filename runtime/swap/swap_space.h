@@ -11,7 +11,8 @@
 // (ensure_resident). Nothing is ever issued on a stream that is capturing: callers never pass one.
 //
 // Threading: every member may be called from any thread; it takes an internal lock, except the
-// lock-free fast path of ensure_resident when no buffer is absent or in flight.
+// lock-free fast path of ensure_resident when no buffer is absent or in flight (and `stream` is
+// already one of the buffer's first users).
 //
 // Failure: an error from the driver while swapping leaves the buffer resident with its data (a
 // swap-out that cannot map, copy or unmap is cancelled; a swap-in that cannot map physical memory
@@ -23,6 +24,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -44,6 +46,8 @@ struct SwapStats {
   uint64_t pinned_peak_bytes = 0;
   uint64_t pinned_limit_bytes = 0;
   uint64_t failures = 0;              // driver errors that made a swap fall back
+  uint64_t physical_creates = 0;      // cuMemCreate calls made (recycling keeps this flat)
+  uint64_t pageable_bytes = 0;        // heap memory holding buffers evicted past the pinned limit
 };
 
 // One finished transfer, for the trace (device-clock times as DeviceTiming records).
@@ -60,7 +64,8 @@ class SwapSpace {
  public:
   // `context` is the context every call works in (made current by the callers' threads already;
   // the swap space's own streams and events are created in it). `pinned_limit_bytes` bounds the
-  // pinned host memory held for swapped-out buffers.
+  // pinned host memory held for swapped-out buffers. Throws std::runtime_error when `context` is
+  // not current or the driver cannot give it its granularity, copy stream or events.
   SwapSpace(const DriverApi& api, CUcontext context, uint64_t pinned_limit_bytes);
   ~SwapSpace();  // releases everything it holds (buffers still live stay mapped: the process is ending)
   SwapSpace(const SwapSpace&) = delete;
@@ -80,18 +85,30 @@ class SwapSpace {
   // Before work on `stream` touches the buffer holding `address`: if it is out, it is swapped in
   // synchronously (*missed = true); if its swap-in is in flight, `stream` waits on it. Records
   // `stream` as a user of the buffer (for swap-out ordering and least-recently-used eviction).
+  // CUDA_ERROR_NOT_FOUND when `address` is not in one of ours; the driver's error (the buffer still
+  // out, its host copy intact) when it cannot be brought back.
   CUresult ensure_resident(CUdeviceptr address, CUstream stream, bool* missed = nullptr);
+  // The same for all the buffers one launch touches (addresses not in the swap space are skipped):
+  // bringing one back may evict idle buffers, never another of these. *missed: any was out.
+  CUresult ensure_resident(std::span<const CUdeviceptr> addresses, CUstream stream, bool* missed = nullptr);
 
   // Starts an asynchronous swap-out after the work queued so far on the buffer's streams.
   // copy_out = false: the host copy is still current (only reading copies touched it since it
   // came back), so the memory is just unmapped. False when it cannot (pinned limit, driver error,
-  // not resident): the buffer then stays resident with its data.
+  // not resident): the buffer then stays resident with its data. A buffer with no current host copy
+  // is copied out whatever copy_out says.
   bool swap_out(CUdeviceptr address, bool copy_out = true);
   // Starts an asynchronous swap-in (no-op when resident or already coming back).
+  // CUDA_ERROR_NOT_FOUND when `address` is not in one of ours.
   CUresult swap_in(CUdeviceptr address);
 
+  // The program is about to destroy `stream` (call before the real cuStreamDestroy): an event
+  // recorded on it now stands in for it, so later swap-outs and releases still follow its work.
+  void forget_stream(CUstream stream);
+
   // The buffer must never move or leave device memory (referenced indirectly, address exported or
-  // queried): it is never swapped out or evicted from now on.
+  // queried): it is never swapped out or evicted from now on. One that is absent is brought back
+  // (synchronously) before this returns.
   void keep_resident(CUdeviceptr address);
 
   // Rescue: frees at least `bytes` of device memory by evicting resident buffers that no queued

@@ -30,7 +30,7 @@ declare -A PLAIN_CHECKSUM=() PLAIN_STATUS=()
 
 # shellcheck source=lib.sh
 source "$GPU_SCRIPTS/lib.sh"
-for part in examples profile torch runtime_app optimize; do
+for part in examples profile torch runtime_app optimize cupti; do
   # shellcheck disable=SC1090
   source "$GPU_SCRIPTS/checks/$part.sh"
 done
@@ -84,6 +84,7 @@ run_check profile check_profile
 run_check torch check_torch
 run_check runtime_app check_runtime_app
 run_check optimize check_optimize
+run_check cupti check_cupti
 
 echo
 echo "== summary (${SECONDS}s) =="

@@ -1,7 +1,7 @@
 // libtidepool.so end to end on simcuda: allocations caught through linked symbols, dlsym and
 // cuGetProcAddress (with and without the per-thread flag), launch parameters attributed to
 // allocations (interior pointers, struct members, the `extra` buffer), a SIGKILLed program's
-// trace, the order of chained interposers, and the settings.
+// trace, a trace written before an exec, the order of chained interposers, and the settings.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -147,6 +147,15 @@ TEST(Intercept, TraceNameAndHeaderCarryProgramPidAndRank) {
   EXPECT_EQ(t.header.program, "tidepool_intercept_probe");
   EXPECT_EQ(t.header.driver_version, 13000);
   EXPECT_FALSE(t.truncated);
+}
+
+// Events recorded just before an exec are written before the process image goes.
+TEST(Intercept, ExecLosesNothing) {
+  const TracedRun run = run_traced({{TIDEPOOL_PROBE, "exec"}});
+  ASSERT_EQ(run.exit_status, 0);
+  const auto allocs = records_of<trace::Alloc>(only_trace(run));
+  ASSERT_EQ(allocs.size(), 1u);
+  EXPECT_EQ(allocs[0].size, 1u << 20);
 }
 
 // A child forked by a recording process records nothing, and neither process breaks.

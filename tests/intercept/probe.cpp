@@ -8,6 +8,14 @@
 //   chain      allocate 1000 bytes and free them (the chained-interposer test)
 //   fork       allocate 1 MiB, fork a child that calls the driver (which refuses, as CUDA does after
 //              fork) and exits 0 when the call returns, then allocate 2 MiB
+//   exec       allocate 1 MiB, then at once exec a program that never calls the driver
+//   capture [graph-memory]
+//              allocate A (4096 bytes); capture on stream 1: a launch, a second stream joining
+//              through an event and launching, questions about the capture, the end; a launch on
+//              the second stream after it; a capture-mode exchange; a capture invalidated by an
+//              allocation that simcuda refuses; then free A. With graph-memory (the graph memory
+//              interposer preloaded), the capture also allocates 8192 bytes and frees them, and
+//              the invalidated capture is left out.
 #include <cuda.h>
 #include <cudaTypedefs.h>
 #include <dlfcn.h>
@@ -186,6 +194,81 @@ void fork_after_start() {
   check(cuMemAlloc(&p, 2 << 20), "cuMemAlloc");
 }
 
+void exec_at_once() {
+  start(linked());
+  CUdeviceptr p = 0;
+  check(cuMemAlloc(&p, 1 << 20), "cuMemAlloc");
+  execl("/bin/sh", "sh", "-c", "exit 0", static_cast<char*>(nullptr));
+  std::fprintf(stderr, "probe: exec failed\n");
+  std::exit(1);
+}
+
+CUstreamCaptureStatus capture_status(CUstream stream) {
+  CUstreamCaptureStatus status = CU_STREAM_CAPTURE_STATUS_NONE;
+  check(cuStreamIsCapturing(stream, &status), "cuStreamIsCapturing");
+  return status;
+}
+
+void expect(bool ok, const char* what) {
+  if (!ok) {
+    std::fprintf(stderr, "probe: %s\n", what);
+    std::exit(1);
+  }
+}
+
+void captures(bool graph_memory) {
+  start(linked());
+  CUdeviceptr a = 0;
+  check(cuMemAlloc(&a, 4096), "cuMemAlloc");
+  CUstream origin = nullptr, joined = nullptr;
+  check(cuStreamCreate(&origin, CU_STREAM_NON_BLOCKING), "cuStreamCreate");
+  check(cuStreamCreate(&joined, CU_STREAM_NON_BLOCKING), "cuStreamCreate");
+  CUevent forked = nullptr, back = nullptr;
+  check(cuEventCreate(&forked, CU_EVENT_DISABLE_TIMING), "cuEventCreate");
+  check(cuEventCreate(&back, CU_EVENT_DISABLE_TIMING), "cuEventCreate");
+  CUfunction fill = kernel("simcuda_test_fill");
+  float value = 1.0f;
+  unsigned n = 64;
+  void* params[] = {&a, &value, &n};
+  check(cuLaunchKernel(fill, 1, 1, 1, 64, 1, 1, 0, origin, params, nullptr), "launch before the capture");
+
+  check(cuStreamBeginCapture(origin, CU_STREAM_CAPTURE_MODE_GLOBAL), "cuStreamBeginCapture");
+  check(cuLaunchKernel(fill, 1, 1, 1, 64, 1, 1, 0, origin, params, nullptr), "captured launch");
+  CUdeviceptr graph_memory_address = 0;
+  if (graph_memory) check(cuMemAllocAsync(&graph_memory_address, 8192, origin), "captured cuMemAllocAsync");
+  check(cuEventRecord(forked, origin), "cuEventRecord");
+  check(cuStreamWaitEvent(joined, forked, 0), "cuStreamWaitEvent");
+  expect(capture_status(joined) == CU_STREAM_CAPTURE_STATUS_ACTIVE, "the joined stream does not capture");
+  check(cuLaunchKernel(fill, 2, 1, 1, 64, 1, 1, 0, joined, params, nullptr), "launch on the joined stream");
+  CUstreamCaptureStatus status = CU_STREAM_CAPTURE_STATUS_NONE;
+  cuuint64_t id = 0;
+  check(cuStreamGetCaptureInfo(origin, &status, &id, nullptr, nullptr, nullptr, nullptr), "cuStreamGetCaptureInfo");
+  expect(status == CU_STREAM_CAPTURE_STATUS_ACTIVE && id != 0, "the origin does not capture");
+  if (graph_memory) check(cuMemFreeAsync(graph_memory_address, origin), "captured cuMemFreeAsync");
+  check(cuEventRecord(back, joined), "cuEventRecord");
+  check(cuStreamWaitEvent(origin, back, 0), "cuStreamWaitEvent");
+  CUgraph graph = nullptr;
+  check(cuStreamEndCapture(origin, &graph), "cuStreamEndCapture");
+  expect(capture_status(joined) == CU_STREAM_CAPTURE_STATUS_NONE, "the joined stream still captures");
+  check(cuLaunchKernel(fill, 3, 1, 1, 64, 1, 1, 0, joined, params, nullptr), "launch after the capture");
+
+  CUstreamCaptureMode mode = CU_STREAM_CAPTURE_MODE_RELAXED;
+  check(cuThreadExchangeStreamCaptureMode(&mode), "cuThreadExchangeStreamCaptureMode");
+  check(cuThreadExchangeStreamCaptureMode(&mode), "cuThreadExchangeStreamCaptureMode");
+
+  if (!graph_memory) {
+    // simcuda refuses a stream-ordered allocation during capture, which invalidates the capture.
+    check(cuStreamBeginCapture(origin, CU_STREAM_CAPTURE_MODE_RELAXED), "cuStreamBeginCapture");
+    CUdeviceptr refused = 0;
+    expect(cuMemAllocAsync(&refused, 4096, origin) != CUDA_SUCCESS, "an allocation during capture succeeded");
+    CUgraph invalid = nullptr;
+    expect(cuStreamEndCapture(origin, &invalid) != CUDA_SUCCESS, "an invalidated capture ended well");
+    check(cuLaunchKernel(fill, 4, 1, 1, 64, 1, 1, 0, origin, params, nullptr), "launch after the invalid capture");
+  }
+  check(cuCtxSynchronize(), "cuCtxSynchronize");
+  check(cuMemFree(a), "cuMemFree");
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -206,8 +289,12 @@ int main(int argc, char** argv) {
     chain();
   } else if (mode == "fork") {
     fork_after_start();
+  } else if (mode == "exec") {
+    exec_at_once();
+  } else if (mode == "capture") {
+    captures(argc > 2 && std::string(argv[2]) == "graph-memory");
   } else {
-    std::fprintf(stderr, "usage: probe linked|dlsym|procaddress|procaddress-ptds|launch|hang|chain|fork\n");
+    std::fprintf(stderr, "usage: probe linked|dlsym|procaddress|procaddress-ptds|launch|hang|chain|fork|exec|capture [graph-memory]\n");
     return 2;
   }
   return 0;

@@ -1,6 +1,7 @@
 // Spawns traced programs for the interception tests.
 #include "traced_run.h"
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -49,6 +50,12 @@ TracedRun run_traced(const RunSpec& spec) {
     dup2(out_pipe[1], STDOUT_FILENO);
     close(out_pipe[0]);
     close(out_pipe[1]);
+    if (!spec.stderr_path.empty()) {
+      const int err = open(spec.stderr_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+      if (err < 0) _exit(126);
+      dup2(err, STDERR_FILENO);
+      close(err);
+    }
     setenv("LD_PRELOAD", spec.preload.c_str(), 1);
     setenv("LD_LIBRARY_PATH", TIDEPOOL_SIMCUDA_LIBRARY_DIR, 1);
     setenv("TIDEPOOL_OUTPUT_DIR", run.output_dir.c_str(), 1);

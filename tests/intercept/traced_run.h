@@ -23,6 +23,8 @@ struct RunSpec {
   // When set: wait for this line on the program's stdout, then SIGKILL it after kill_after_ms.
   std::string kill_after_line;
   int kill_after_ms = 0;
+  // When set: the program's stderr goes to this file.
+  std::string stderr_path;
 };
 
 TracedRun run_traced(const RunSpec& spec);

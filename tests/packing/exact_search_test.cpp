@@ -2,10 +2,11 @@
 // gives up cleanly on its node budget.
 #include <gtest/gtest.h>
 
+#include <stdexcept>
+
 #include "analyzer/packing/checker.h"
 #include "analyzer/packing/exact_search.h"
 #include "analyzer/packing/generator.h"
-#include "analyzer/packing/orders.h"
 #include "analyzer/packing/timeline.h"
 
 namespace tidepool::packing {
@@ -14,8 +15,7 @@ namespace {
 SearchStatus run_search(const Problem& problem, Bytes capacity, std::int64_t budget, std::vector<Bytes>& offsets) {
   const Timeline timeline(problem);
   ExactSearch search(problem, timeline);
-  const std::vector<std::size_t> preorder = order_by(problem, timeline, OrderKey::total_area);
-  return search.run(preorder, capacity, budget, Deadline::after_seconds(10), offsets);
+  return search.run("TAW", capacity, budget, Deadline::after_seconds(10), offsets);
 }
 
 TEST(PackingExactSearch, TriangleNeedsThreeUnitsNotTwo) {
@@ -54,6 +54,15 @@ TEST(PackingExactSearch, GivesUpAtItsNodeBudget) {
   const PerfectInstance instance = generate_perfect(60, 1, 4096, 4096);
   std::vector<Bytes> offsets;
   EXPECT_EQ(run_search(instance.problem, instance.optimum, 1, offsets), SearchStatus::gave_up);
+}
+
+TEST(PackingExactSearch, RejectsAnUnknownPreorder) {
+  const Problem problem{{{"a", 1, 1, {{0, 2}}}}};
+  const Timeline timeline(problem);
+  ExactSearch search(problem, timeline);
+  std::vector<Bytes> offsets;
+  EXPECT_THROW(search.run("TXA", 1, 100, Deadline::after_seconds(1), offsets), std::invalid_argument);
+  EXPECT_EQ(search.run("WAT", 1, 100, Deadline::after_seconds(1), offsets), SearchStatus::found);
 }
 
 }  // namespace

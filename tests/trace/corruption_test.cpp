@@ -110,15 +110,15 @@ TEST(TraceCompatibility, UnknownRecordsAndFieldsAreSkipped) {
   const TwoChunks t = two_chunks();
   std::vector<uint8_t> payload;
   put_raw_record(payload, 999, {1, 2, 3});
-  // seq 5, t 6, tid 7, alloc 8, kind 1, stream 2, then three fields of a newer writer.
-  put_raw_record(payload, static_cast<uint64_t>(RecordTag::free), {5, 6, 7, 8, 1, 2, 40, 41, 42});
+  // seq 5, t 6, tid 7, alloc 8, kind 1, stream 2, captured 1, then three fields of a newer writer.
+  put_raw_record(payload, static_cast<uint64_t>(RecordTag::free), {5, 6, 7, 8, 1, 2, 1, 40, 41, 42});
   // seq 9, t 0, tid 0, alloc 3, and nothing more.
   put_raw_record(payload, static_cast<uint64_t>(RecordTag::free), {9, 0, 0, 3});
   const Trace trace = parse_trace(header_then_chunk(t, payload));
   ASSERT_EQ(trace.events.size(), 2u);
   EXPECT_EQ(trace.events[0].seq, 5u);
   EXPECT_EQ(std::get<Free>(trace.events[0].record),
-            (Free{.alloc_id = 8, .kind = AllocKind::device_pitched, .stream = 2}));
+            (Free{.alloc_id = 8, .kind = AllocKind::device_pitched, .stream = 2, .captured = true}));
   EXPECT_EQ(std::get<Free>(trace.events[1].record), (Free{.alloc_id = 3}));
 }
 

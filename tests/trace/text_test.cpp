@@ -14,7 +14,7 @@ TEST(TraceText, AllocLine) {
                                 .context = 0xabc, .stack_id = 2}};
   EXPECT_EQ(to_text(trace, e),
             "#12 t=1503ns tid=77 alloc alloc_id=3 kind=device_pitched address=0x7f0000000000 "
-            "size=4096 stream=0x0 pool=0x0 handle=0x0 device=1 context=0xabc stack_id=2");
+            "size=4096 stream=0x0 pool=0x0 handle=0x0 device=1 context=0xabc stack_id=2 captured=0");
 }
 
 TEST(TraceText, LaunchLineNamesTheKernel) {

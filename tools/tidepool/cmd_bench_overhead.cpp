@@ -1,7 +1,9 @@
-// `tidepool bench overhead [--launches N] [--pairs N] [--repeat R]`: the time libtidepool.so adds
-// per cuLaunchKernel (8 pointer parameters) and per cuMemAlloc/cuMemFree pair on simcuda. One run
-// times the same probe program without tidepool, and with it (stacks off, stacks on, and stacks
-// off without device timing), best of R runs each, and prints the differences.
+// `tidepool bench overhead [--launches N] [--pairs N] [--repeat R] [--baseline LIB]`: the time
+// libtidepool.so adds per cuLaunchKernel (8 pointer parameters) and per cuMemAlloc/cuMemFree pair
+// on simcuda. One run times the same probe program without tidepool, and with it (stacks off,
+// stacks on, and stacks off without device timing), best of R runs each, and prints the
+// differences. --baseline also times another libtidepool.so (an older build) in the same run,
+// configurations interleaved, so that before and after are measured under the same load.
 #include <CLI/CLI.hpp>
 #include <stdlib.h>
 #include <unistd.h>
@@ -27,6 +29,7 @@ struct OverheadOptions {
   long launches = 200000;
   long pairs = 200000;
   int repeat = 3;
+  std::string baseline;  // another libtidepool.so to time in the same run
 };
 
 struct Timing {
@@ -37,10 +40,11 @@ struct Timing {
 };
 
 struct Config {
-  const char* label;
+  std::string label;
   bool preload;
   bool stacks;
   bool device_timing;
+  std::string library;  // empty: this build's libtidepool.so
 };
 
 std::string quoted(const std::string& s) {
@@ -55,7 +59,8 @@ Timing run_probe(const Config& config, const OverheadOptions& options, const fs:
   if (!fs::exists(paths.overhead_probe)) throw std::runtime_error("cannot find " + paths.overhead_probe.string());
   std::string command = "LD_LIBRARY_PATH=" + quoted(require_simcuda_dir().string());
   if (config.preload) {
-    command += " LD_PRELOAD=" + quoted(require_preload_library().string()) + " TIDEPOOL_OUTPUT_DIR=" +
+    const std::string library = config.library.empty() ? require_preload_library().string() : config.library;
+    command += " LD_PRELOAD=" + quoted(library) + " TIDEPOOL_OUTPUT_DIR=" +
                quoted(scratch.string()) + " TIDEPOOL_FORCE=1 TIDEPOOL_STACKS=" + (config.stacks ? "1" : "0") +
                " TIDEPOOL_DEVICE_TIMING=" + (config.device_timing ? "1" : "0");
   }
@@ -72,14 +77,19 @@ Timing run_probe(const Config& config, const OverheadOptions& options, const fs:
   return t;
 }
 
-Timing best_of(const Config& config, const OverheadOptions& options, const fs::path& scratch) {
-  Timing best;
+// Best of R runs per configuration; each round runs every configuration once, so that a change in
+// the machine's load touches all of them alike.
+std::vector<Timing> best_of(const std::vector<Config>& configs, const OverheadOptions& options,
+                            const fs::path& scratch) {
+  std::vector<Timing> best(configs.size());
   for (int i = 0; i < options.repeat; ++i) {
-    const Timing t = run_probe(config, options, scratch);
-    best.kernel = t.kernel;
-    best.pointers = t.pointers;
-    best.launch_ns = std::min(best.launch_ns, t.launch_ns);
-    best.pair_ns = std::min(best.pair_ns, t.pair_ns);
+    for (size_t c = 0; c < configs.size(); ++c) {
+      const Timing t = run_probe(configs[c], options, scratch);
+      best[c].kernel = t.kernel;
+      best[c].pointers = t.pointers;
+      best[c].launch_ns = std::min(best[c].launch_ns, t.launch_ns);
+      best[c].pair_ns = std::min(best[c].pair_ns, t.pair_ns);
+    }
   }
   return best;
 }
@@ -90,15 +100,19 @@ void bench_overhead(const OverheadOptions& options) {
   }
   std::string scratch = (fs::temp_directory_path() / "tidepool-bench-overhead-XXXXXX").string();
   if (mkdtemp(scratch.data()) == nullptr) throw std::runtime_error("cannot create a scratch directory");
-  const Config configs[] = {
-      {"without tidepool", false, false, false},
-      {"tidepool, stacks off", true, false, true},
-      {"tidepool, stacks on", true, true, true},
-      {"tidepool, stacks off, no device timing", true, false, false},
+  std::vector<Config> configs = {
+      {"without tidepool", false, false, false, ""},
+      {"tidepool, stacks off", true, false, true, ""},
+      {"tidepool, stacks on", true, true, true, ""},
+      {"tidepool, stacks off, no device timing", true, false, false, ""},
   };
+  if (!options.baseline.empty()) {
+    configs.push_back({"baseline, stacks off", true, false, true, options.baseline});
+    configs.push_back({"baseline, stacks off, no device timing", true, false, false, options.baseline});
+  }
   std::vector<Timing> timings;
   try {
-    for (const Config& c : configs) timings.push_back(best_of(c, options, scratch));
+    timings = best_of(configs, options, scratch);
   } catch (...) {
     fs::remove_all(scratch);
     throw;
@@ -115,7 +129,7 @@ void bench_overhead(const OverheadOptions& options) {
   std::printf("%-40s %14s %10s %16s %10s\n", "", "ns/launch", "added", "ns/alloc+free", "added");
   for (size_t i = 0; i < timings.size(); ++i) {
     const Timing& t = timings[i];
-    std::printf("%-40s %14.1f %10.1f %16.1f %10.1f\n", configs[i].label, t.launch_ns, t.launch_ns - base.launch_ns,
+    std::printf("%-40s %14.1f %10.1f %16.1f %10.1f\n", configs[i].label.c_str(), t.launch_ns, t.launch_ns - base.launch_ns,
                 t.pair_ns, t.pair_ns - base.pair_ns);
   }
   const double launch_added = timings[1].launch_ns - base.launch_ns;
@@ -132,6 +146,8 @@ void add_bench_overhead(CLI::App& bench) {
   cmd->add_option("--launches", options->launches, "Launches timed per run");
   cmd->add_option("--pairs", options->pairs, "Alloc/free pairs timed per run");
   cmd->add_option("--repeat", options->repeat, "Runs per configuration (the best counts)");
+  cmd->add_option("--baseline", options->baseline, "Another libtidepool.so (an older build) to time in the same run")
+      ->check(CLI::ExistingFile);
   cmd->callback([options] { bench_overhead(*options); });
 }
 

@@ -1,4 +1,6 @@
-// `tidepool run [--sim] [-o DIR] [-f] [--framework auto|torch|tf|jax|none] [--no-stacks] -- CMD...`:
+// `tidepool run [--sim] [-o DIR] [-f] [--framework auto|torch|tf|jax|none] [--no-stacks]
+// [--optimize[=pool,swap] [--budget BYTES | --max-slowdown PCT] [--plan PLAN.json] [--plan-cache DIR]
+// [--pinned-limit BYTES] [--link L]] -- CMD...`:
 // runs a program with libtidepool.so preloaded (its children inherit it), exits with the
 // program's exit code, and prints a short summary of the traces it left and the command that
 // shows the full report.
@@ -27,6 +29,7 @@
 #include "commands.h"
 #include "errors.h"
 #include "install_paths.h"
+#include "run_optimize_flags.h"
 
 namespace tidepool::cli {
 namespace {
@@ -39,6 +42,7 @@ struct RunOptions {
   bool force = false;
   std::string framework = "auto";
   bool no_stacks = false;
+  OptimizeFlags optimize;
   std::vector<std::string> command;
 };
 
@@ -195,6 +199,7 @@ void summarize(const std::vector<fs::path>& traces) {
 void run(const RunOptions& options) {
   if (options.command.empty()) throw UsageError("run: no program given (tidepool run [options] -- PROGRAM [ARGS...])");
   require_program(options.command.front());
+  export_optimize_flags(options.optimize);
   std::error_code error;
   fs::create_directories(options.output_dir, error);
   if (!fs::is_directory(options.output_dir)) throw std::runtime_error("cannot create the output directory " + options.output_dir);
@@ -221,6 +226,7 @@ void add_run(CLI::App& app) {
   cmd->add_option("--framework", options->framework, "Make a framework allocate through the driver")
       ->check(CLI::IsMember({"auto", "torch", "tf", "jax", "none"}));
   cmd->add_flag("--no-stacks", options->no_stacks, "Do not record call stacks at allocations");
+  add_optimize_flags(*cmd, options->optimize);
   // Everything from the program on (after `--`, or from the first word that is not ours) is the
   // program's own command line.
   cmd->add_option("program", options->command, "The program to run and its arguments, after --");

@@ -17,5 +17,6 @@ void add_synth(CLI::App& app);
 void add_bench_pack(CLI::App& bench);
 void add_bench_overhead(CLI::App& bench);
 void add_bench_swap(CLI::App& bench);
+void add_bench_e2e(CLI::App& bench);
 
 }  // namespace tidepool::cli

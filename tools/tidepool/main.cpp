@@ -17,6 +17,7 @@ int main(int argc, char** argv) {
   add_bench_pack(*bench);
   add_bench_overhead(*bench);
   add_bench_swap(*bench);
+  add_bench_e2e(*bench);
   add_run(app);
   add_report(app);
   add_dump(app);

@@ -1,0 +1,269 @@
+// The controller's entry points: what the hooks call at allocations, frees and work.
+#include "runtime/optimize/controller.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <vector>
+
+#include "runtime/optimize/controller_state.h"
+#include "runtime/trace_file.h"
+
+namespace tidepool::runtime::optimize {
+namespace {
+
+using Source = AllocOutcome::Source;
+
+Controller::State* g_state = nullptr;  // for the planner's join at exit
+
+// What the calling thread's work in flight was, between before_work and after_work.
+struct PendingWork {
+  bool trusted = false;
+  uint64_t ordinal = 0;
+  const Enforcement* plan = nullptr;
+};
+thread_local PendingWork t_pending;
+
+}  // namespace
+
+Controller* Controller::get(void* (*lookup)(const char* symbol),
+                            bool (*capturing)(CUstream stream)) {
+  static Controller* const instance = [&]() -> Controller* {
+    const Settings& s = settings();
+    if (s.disabled) return nullptr;
+    if (!s.optimizer_error.empty()) {
+      warn(s.optimizer_error + "; not optimizing");
+      return nullptr;
+    }
+    if (!s.optimizing()) return nullptr;
+    if (Recorder::get() == nullptr) {
+      warn("no trace is being recorded, so nothing can be planned; not optimizing");
+      return nullptr;
+    }
+    const DriverApi api = load_driver_api(lookup);
+    if (!api.complete()) {
+      warn("the driver lacks functions the optimizer needs; not optimizing");
+      return nullptr;
+    }
+    auto* controller = new Controller;
+    const std::string path = s.output_dir + "/" + trace_file_name(make_header(s, 0));
+    controller->state_ = new State(api, capturing, path);
+    g_state = controller->state_;
+    std::atexit([] { g_state->join_planner(); });
+    return controller;
+  }();
+  return instance;
+}
+
+CUresult Controller::allocate(const AllocRequest& request, CUdeviceptr* address,
+                              AllocOutcome& outcome, DriverCall driver) {
+  State& s = *state_;
+  std::unique_lock lock(s.mutex);
+  s.note_context();
+  s.poll_planning();
+  const bool ours = s.in_our_context() && !request.captured;
+  if (!request.captured) {
+    outcome.counted = true;
+    const IterationCursor::Step step = s.count(State::Counted::alloc, request.bytes);
+    outcome.in_iteration = step.trusted;
+    outcome.ordinal = step.ordinal;
+  }
+  if (ours && request.kind != trace::AllocKind::pool) {
+    if (outcome.in_iteration && s.plan != nullptr && s.plan->pool != nullptr) {
+      PlannedPool& pool = *s.plan->pool;
+      const uint32_t slot = pool.slot_of(outcome.ordinal);
+      if (slot != PlannedPool::kNoSlot) {
+        std::string_view reason;
+        if (const CUdeviceptr served = pool.serve(slot, request.bytes, &reason)) {
+          *address = served;
+          outcome.source = Source::arena;
+          outcome.slot = slot;
+          outcome.pool = &pool;
+          return CUDA_SUCCESS;
+        }
+        outcome.miss_reason = reason;
+        ++s.plan->misses;
+      }
+    }
+    if (s.swappable(request.bytes)) {
+      CUresult r = s.swap_space->allocate(request.bytes, address);
+      if (r == CUDA_ERROR_OUT_OF_MEMORY && s.swap_space->evict(request.bytes) > 0) {
+        r = s.swap_space->allocate(request.bytes, address);
+      }
+      s.drain_swap_events();
+      if (r == CUDA_SUCCESS) outcome.source = Source::swap_space;
+      if (r == CUDA_SUCCESS || r == CUDA_ERROR_OUT_OF_MEMORY) return r;
+      outcome.fallback_reason = "the swap space failed; plain driver";
+    }
+  }
+  lock.unlock();
+  CUresult r = driver();
+  if (r == CUDA_ERROR_OUT_OF_MEMORY && ours) {
+    lock.lock();
+    const uint64_t freed = s.swap_space != nullptr ? s.swap_space->evict(request.bytes) : 0;
+    s.drain_swap_events();
+    lock.unlock();
+    if (freed > 0) r = driver();
+  }
+  return r;
+}
+
+void Controller::allocated(uint64_t alloc_id, CUdeviceptr address, uint64_t bytes,
+                           const AllocOutcome& outcome) {
+  State& s = *state_;
+  const std::lock_guard lock(s.mutex);
+  if (!outcome.counted && outcome.source == Source::driver) return;
+  ManagedAllocation m{address,      bytes, outcome.source, outcome.slot,
+                      outcome.pool, 0,     outcome.counted};
+  if (outcome.counted) {
+    m.program_ordinal = s.next_program_ordinal++;
+    s.by_program_ordinal[m.program_ordinal] = alloc_id;
+  }
+  s.by_id[alloc_id] = m;
+  if (outcome.source == Source::swap_space) s.swap_ids[address] = alloc_id;
+  if (outcome.in_iteration && s.plan != nullptr &&
+      outcome.ordinal < s.plan->iteration_allocations.size()) {
+    s.plan->iteration_allocations[outcome.ordinal] = alloc_id;
+  }
+  if (outcome.source == Source::arena)
+    record_decision(trace::PoolHit{alloc_id, outcome.pool->offset_of(outcome.slot)});
+  if (!outcome.miss_reason.empty())
+    record_decision(trace::PoolMiss{alloc_id, intern(outcome.miss_reason)});
+  if (!outcome.fallback_reason.empty())
+    record_decision(trace::Fallback{alloc_id, intern(outcome.fallback_reason)});
+}
+
+void Controller::allocated_pitched(uint64_t alloc_id, CUdeviceptr address, uint64_t bytes) {
+  State& s = *state_;
+  const std::lock_guard lock(s.mutex);
+  s.poll_planning();
+  s.count(State::Counted::alloc, bytes);
+  const uint64_t ordinal = s.next_program_ordinal++;
+  s.by_program_ordinal[ordinal] = alloc_id;
+  s.by_id[alloc_id] = ManagedAllocation{
+      address, bytes, Source::driver, PlannedPool::kNoSlot, nullptr, ordinal, true};
+}
+
+CUresult Controller::free(uint64_t alloc_id, CUdeviceptr address, CUstream stream, bool async,
+                          DriverCall driver) {
+  State& s = *state_;
+  std::unique_lock lock(s.mutex);
+  const auto it = s.by_id.find(alloc_id);
+  if (it == s.by_id.end()) {
+    lock.unlock();
+    return driver();
+  }
+  const ManagedAllocation m = it->second;
+  s.by_id.erase(it);
+  if (m.counted) {
+    s.by_program_ordinal.erase(m.program_ordinal);
+    s.count(State::Counted::free);
+  }
+  switch (m.source) {
+    case Source::arena: {
+      if (async && std::find(s.streams.begin(), s.streams.end(), stream) == s.streams.end())
+        s.streams.push_back(stream);
+      std::vector<CUstream> capturing;
+      for (CUstream used : s.streams) {
+        if (s.capturing(used)) capturing.push_back(used);
+      }
+      m.pool->release(m.slot, s.streams, capturing);
+      if (m.pool->live_slots() == 0) {
+        std::erase_if(s.retired_pools,
+                      [&](const auto& retired) { return retired.get() == m.pool; });
+      }
+      return CUDA_SUCCESS;
+    }
+    case Source::swap_space:
+      s.swap_ids.erase(address);
+      if (!async) s.api.ctx_synchronize();  // what cuMemFree would have done
+      s.swap_space->release(address, async ? stream : nullptr);
+      s.drain_swap_events();
+      return CUDA_SUCCESS;
+    case Source::driver:
+      break;
+  }
+  lock.unlock();
+  return driver();
+}
+
+CUresult Controller::before_work(const Work& work) {
+  State& s = *state_;
+  const std::lock_guard lock(s.mutex);
+  s.poll_planning();
+  t_pending = {};
+  if (work.captured) {
+    // Nothing of ours goes to a capturing stream; what the graph touches must stay where it is.
+    for (uint64_t id : work.touched) {
+      const auto it = s.by_id.find(id);
+      if (it != s.by_id.end() && it->second.source == Source::swap_space)
+        s.swap_space->keep_resident(it->second.base);
+    }
+    return CUDA_SUCCESS;
+  }
+  if (std::find(s.streams.begin(), s.streams.end(), work.stream) == s.streams.end())
+    s.streams.push_back(work.stream);
+  const IterationCursor::Step step = work.launch ? s.count(State::Counted::launch, 0, work.kernel)
+                                                 : s.count(State::Counted::transfer);
+  if (step.trusted && s.plan != nullptr) t_pending = {true, step.ordinal, s.plan.get()};
+  if (step.trusted && s.plan != nullptr && s.plan->swaps) {
+    for (const plan::SwapOperation* op : s.plan->swaps->ins_at(step.ordinal)) {
+      if (ManagedAllocation* m = s.buffer(op->buffer)) s.swap_space->swap_in(m->base);
+    }
+  }
+  // The swap-space buffers it touches come back together: bringing one back never evicts another.
+  thread_local std::vector<CUdeviceptr> needed;
+  needed.clear();
+  for (uint64_t id : work.touched) {
+    const auto it = s.by_id.find(id);
+    if (it == s.by_id.end()) continue;
+    const ManagedAllocation& m = it->second;
+    if (m.source == Source::arena) m.pool->before_work(m.slot, work.stream);
+    if (m.source == Source::swap_space) needed.push_back(m.base);
+  }
+  if (!work.decoded && s.swap_space != nullptr) {
+    // Whatever it touches is unknown: everything must be there.
+    for (const auto& [base, id] : s.swap_ids) needed.push_back(base);
+  }
+  const CUresult result =
+      needed.empty() ? CUDA_SUCCESS : s.swap_space->ensure_resident(needed, work.stream);
+  s.drain_swap_events();
+  return result;
+}
+
+void Controller::after_work(bool issued) {
+  State& s = *state_;
+  const std::lock_guard lock(s.mutex);
+  const PendingWork pending = t_pending;
+  t_pending = {};
+  if (issued && pending.trusted && s.plan != nullptr && pending.plan == s.plan.get() &&
+      s.plan->swaps) {
+    for (const plan::SwapOperation* op : s.plan->swaps->outs_after(pending.ordinal)) {
+      if (ManagedAllocation* m = s.buffer(op->buffer))
+        s.swap_space->swap_out(m->base, op->copy_out);
+    }
+  }
+  s.drain_swap_events();
+}
+
+void Controller::keep_resident(uint64_t alloc_id) {
+  State& s = *state_;
+  const std::lock_guard lock(s.mutex);
+  const auto it = s.by_id.find(alloc_id);
+  if (it != s.by_id.end() && it->second.source == Source::swap_space)
+    s.swap_space->keep_resident(it->second.base);
+}
+
+void Controller::range_push(std::string_view name) {
+  State& s = *state_;
+  const std::lock_guard lock(s.mutex);
+  if (s.plan != nullptr) s.after_boundary(s.plan->cursor.on_range_push(name), false);
+}
+
+void Controller::stream_destroyed(CUstream stream) {
+  State& s = *state_;
+  const std::lock_guard lock(s.mutex);
+  std::erase(s.streams, stream);
+  if (s.swap_space != nullptr) s.swap_space->forget_stream(stream);
+}
+
+}  // namespace tidepool::runtime::optimize

@@ -1,0 +1,123 @@
+// The controller's state: made with the first context (the swap space, a plan given or cached),
+// where buffers are, and the swap space's finished transfers turned into trace records.
+#include "runtime/optimize/controller_state.h"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "analyzer/plan/plan_io.h"
+#include "runtime/optimize/plan_cache.h"
+
+namespace tidepool::runtime::optimize {
+
+void warn(std::string_view message) {
+  std::fprintf(stderr, "tidepool: warning: %.*s\n", static_cast<int>(message.size()),
+               message.data());
+}
+
+uint32_t intern(std::string_view text) {
+  Recorder* rec = Recorder::get();
+  return rec != nullptr ? rec->intern(text) : 0;
+}
+
+Controller::State::State(const DriverApi& driver, bool (*is_capturing)(CUstream), std::string trace)
+    : api(driver),
+      capturing(is_capturing),
+      settings(runtime::settings()),
+      trace_path(std::move(trace)) {
+  const bool modes = settings.optimize_pool || settings.optimize_swap;
+  enforce_pool = !modes || settings.optimize_pool;
+  enforce_swap = !modes || settings.optimize_swap;
+  request_pool = settings.optimize_pool;
+  request_swap = settings.optimize_swap;
+  next_attempt = kFirstAttemptEvents;
+}
+
+void Controller::State::note_context() {
+  if (context != nullptr) return;
+  if (api.ctx_get_current(&context) != CUDA_SUCCESS || context == nullptr) {
+    context = nullptr;
+    return;
+  }
+  try {
+    swap_space = std::make_unique<SwapSpace>(api, context, settings.pinned_limit_bytes);
+    granularity = swap_space->granularity();
+  } catch (const std::exception& e) {
+    warn(std::string("no swap space (") + e.what() + "): no rescue, no swapping");
+  }
+  if (!settings.plan_path.empty()) {
+    try {
+      plan::Plan given = plan::read_plan(settings.plan_path);
+      if (!modes_requested()) {
+        request_pool = given.pool.has_value();
+        request_swap = given.swap.has_value();
+      }
+      const uint64_t lead = lead_events_of(given);
+      arm(std::move(given), PlanOrigin::file, std::nullopt, lead);
+    } catch (const std::exception& e) {
+      give_up(std::string(e.what()) + "; running unoptimized");
+    }
+    return;
+  }
+  if (!settings.plan_cache.empty()) {
+    if (auto cached = load_cached_plan(settings.plan_cache, program_key(settings))) {
+      const uint64_t lead = lead_events_of(cached->plan);
+      arm(std::move(cached->plan), PlanOrigin::cache, cached->first_boundary, lead);
+    }
+  }
+}
+
+bool Controller::State::modes_requested() const {
+  return settings.optimize_pool || settings.optimize_swap;
+}
+
+bool Controller::State::in_our_context() const {
+  CUcontext current = nullptr;
+  return context != nullptr && api.ctx_get_current(&current) == CUDA_SUCCESS && current == context;
+}
+
+// Rounding to the granularity may waste at most 1/16 of the buffer.
+bool Controller::State::swappable(uint64_t bytes) const {
+  if (swap_space == nullptr || granularity == 0 || bytes < granularity) return false;
+  const uint64_t rounded = (bytes + granularity - 1) / granularity * granularity;
+  return (rounded - bytes) * 16 <= bytes;
+}
+
+ManagedAllocation* Controller::State::buffer(const plan::BufferRef& ref) {
+  uint64_t id = 0;
+  if (ref.scope == plan::BufferRef::Scope::iteration) {
+    if (plan == nullptr || ref.ordinal >= plan->iteration_allocations.size()) return nullptr;
+    id = plan->iteration_allocations[ref.ordinal];
+  } else if (const auto it = by_program_ordinal.find(ref.ordinal); it != by_program_ordinal.end()) {
+    id = it->second;
+  }
+  const auto it = by_id.find(id);
+  if (it == by_id.end() || it->second.source != AllocOutcome::Source::swap_space ||
+      it->second.bytes != ref.bytes)
+    return nullptr;
+  return &it->second;
+}
+
+void Controller::State::drain_swap_events() {
+  if (swap_space == nullptr) return;
+  for (const SwapEvent& e : swap_space->poll()) {
+    const auto it = swap_ids.find(e.address);
+    const uint64_t id = it != swap_ids.end() ? it->second : 0;
+    switch (e.kind) {
+      case SwapEvent::Kind::swap_out:
+        record_decision(trace::SwapOut{id, e.bytes, e.start_ns, e.end_ns});
+        break;
+      case SwapEvent::Kind::swap_in:
+        record_decision(trace::SwapIn{id, e.bytes, e.start_ns, e.end_ns, e.on_demand});
+        break;
+      case SwapEvent::Kind::eviction:
+        record_decision(trace::Eviction{id, e.bytes});
+        break;
+    }
+  }
+  // Physical memory kept for reuse is device memory the program cannot have: the peak is what the
+  // optimizer is for, so it goes back at once (an eviction of 0 bytes only empties that cache).
+  if (swap_space->stats().cached_physical_bytes > 0) swap_space->evict(0);
+}
+
+}  // namespace tidepool::runtime::optimize

@@ -1,0 +1,139 @@
+// The controller's state, shared by its entry points (controller.cpp) and its plan handling
+// (controller_plans.cpp). Guarded by `mutex` unless a member says otherwise.
+#pragma once
+
+#include <sys/types.h>
+
+#include <atomic>
+#include <memory>
+#include <memory_resource>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <unordered_map>
+#include <vector>
+
+#include "analyzer/plan/plan.h"
+#include "runtime/driver_api.h"
+#include "runtime/optimize/controller.h"
+#include "runtime/optimize/iteration_cursor.h"
+#include "runtime/optimize/online_planner.h"
+#include "runtime/optimize/planned_pool.h"
+#include "runtime/optimize/swap_schedule.h"
+#include "runtime/recorder.h"
+#include "runtime/settings.h"
+#include "runtime/swap/swap_space.h"
+
+namespace tidepool::runtime::optimize {
+
+// An allocation of the event stream, or one the runtime placed itself.
+struct ManagedAllocation {
+  CUdeviceptr base = 0;
+  uint64_t bytes = 0;
+  AllocOutcome::Source source = AllocOutcome::Source::driver;
+  uint32_t slot = PlannedPool::kNoSlot;
+  PlannedPool* pool = nullptr;
+  uint64_t program_ordinal = 0;
+  bool counted = false;
+};
+
+enum class PlanOrigin { online, cache, file };
+
+// Events recorded (after the start or a return to recording) before the first planning attempt.
+inline constexpr uint64_t kFirstAttemptEvents = 64;
+
+// A plan in force.
+struct Enforcement {
+  Enforcement(plan::Plan p, PlanOrigin o, IterationCursor c)
+      : plan(std::move(p)), origin(o), cursor(std::move(c)) {}
+  plan::Plan plan;
+  PlanOrigin origin;
+  IterationCursor cursor;
+  std::unique_ptr<PlannedPool> pool;  // made at the first iteration boundary, where least is live
+  bool pool_wanted = false;
+  std::optional<SwapSchedule> swaps;
+  std::vector<uint64_t> iteration_allocations;  // allocation ordinal -> alloc id in this iteration
+  uint32_t strayed = 0;           // consecutive iterations that differed from the plan
+  uint64_t misses = 0;            // pool misses in the current iteration
+  uint64_t events_untrusted = 0;  // events since the cursor was last in step
+  bool ever_matched = false;
+};
+
+class Controller::State {
+ public:
+  State(const DriverApi& driver, bool (*is_capturing)(CUstream), std::string trace);
+
+  // controller_state.cpp, controller_plans.cpp, controller_planning.cpp
+  void note_context();   // the first context seen: swap space, given plans
+  void poll_planning();  // installs a finished background plan
+  enum class Counted { alloc, free, launch, transfer };
+  IterationCursor::Step count(Counted kind, uint64_t bytes = 0, std::string_view kernel = {});
+  void after_boundary(const IterationCursor::Step& step, bool inside_event);
+  void return_to_recording(std::string_view reason, bool inside_event);
+  void give_up(std::string_view warning);
+  void join_planner();
+  ManagedAllocation* buffer(const plan::BufferRef& ref);
+  void drain_swap_events();
+  bool in_our_context() const;
+  bool swappable(uint64_t bytes) const;
+  bool modes_requested() const;
+
+  std::mutex mutex;
+  DriverApi api;
+  bool (*capturing)(CUstream);
+  const Settings& settings;
+  std::string trace_path;
+  CUcontext context = nullptr;
+  std::unique_ptr<SwapSpace> swap_space;
+  uint64_t granularity = 0;
+
+  uint64_t events = 0;  // events of the stream counted since the start
+  std::pmr::unsynchronized_pool_resource node_memory;  // map nodes are recycled, not reallocated
+  std::pmr::unordered_map<uint64_t, ManagedAllocation> by_id{&node_memory};
+  std::pmr::unordered_map<uint64_t, uint64_t> by_program_ordinal{&node_memory};  // -> alloc id
+  std::pmr::unordered_map<CUdeviceptr, uint64_t> swap_ids{&node_memory};         // base -> alloc id
+  uint64_t next_program_ordinal = 0;
+  std::vector<CUstream> streams;  // streams the program's work has used
+
+  std::unique_ptr<Enforcement> plan;
+  std::vector<std::unique_ptr<PlannedPool>> retired_pools;  // still holding live slots
+  bool request_pool = false;
+  bool request_swap = false;
+  bool enforce_pool = false;
+  bool enforce_swap = false;
+  bool gave_up = false;
+  bool pool_warned = false;  // "no planned pool" is said once
+
+  // Recording and background planning.
+  uint64_t cut_seq = 0;
+  uint64_t events_at_cut = 0;
+  uint64_t next_attempt = 0;  // events after the cut at which the next planning attempt starts
+  std::thread worker;
+  bool worker_started = false;
+  pid_t worker_pid = 0;
+  std::atomic<bool> worker_done{true};
+  std::atomic<bool> result_ready{false};
+  std::mutex result_mutex;  // guards the two below
+  std::optional<OnlinePlan> result;
+  std::string failure;
+
+ private:
+  void start_planning();
+  void arm(plan::Plan plan, PlanOrigin origin, std::optional<uint64_t> next_boundary,
+           uint64_t lead);
+  void retire(std::unique_ptr<PlannedPool> pool);
+  void make_pool();
+};
+
+// One line on stderr: "tidepool: warning: ...".
+void warn(std::string_view message);
+
+template <class R>
+void record_decision(R record) {
+  if (Recorder* rec = Recorder::get()) rec->record(std::move(record));
+}
+uint32_t intern(std::string_view text);
+
+}  // namespace tidepool::runtime::optimize

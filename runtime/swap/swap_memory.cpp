@@ -1,0 +1,94 @@
+// The swap space's bookkeeping: finding buffers, their residency count, their device mappings
+// and host copies, and the device-clock times of finished transfers.
+#include <algorithm>
+
+#include "runtime/swap/swap_space_impl.h"
+
+namespace tidepool::runtime {
+
+SwapBuffer* SwapSpace::Impl::lookup(CUdeviceptr address) const {
+  auto it = buffers.upper_bound(address);
+  if (it == buffers.begin()) return nullptr;
+  --it;
+  return address - it->first < it->second->bytes ? it->second.get() : nullptr;
+}
+
+void SwapSpace::Impl::set_residency(SwapBuffer& buffer, Residency residency) {
+  const bool was_absent = buffer.residency != Residency::resident;
+  const bool is_absent = residency != Residency::resident;
+  buffer.residency = residency;
+  if (buffer.released || was_absent == is_absent) return;
+  if (is_absent) ++absent;
+  else --absent;
+}
+
+void SwapSpace::Impl::drop_host(SwapBuffer& buffer) {
+  if (buffer.host.pinned.data != nullptr) pinned.give(buffer.host.pinned);
+  if (buffer.host.pageable != nullptr) counts.pageable_bytes -= buffer.bytes;
+  buffer.host = HostCopy{};
+}
+
+bool SwapSpace::Impl::take_pinned(SwapBuffer& buffer) {
+  auto block = pinned.take(buffer.bytes);
+  if (!block) {
+    // Host copies kept for resident buffers are only a shortcut for a later swap-out: give them up.
+    for (auto& [address, other] : buffers)
+      if (other.get() != &buffer && other->residency == Residency::resident && other->transfers == 0 &&
+          other->host.pinned.data != nullptr)
+        drop_host(*other);
+    block = pinned.take(buffer.bytes);
+  }
+  if (!block) return false;
+  buffer.host.pinned = *block;
+  buffer.host.valid = false;
+  return true;
+}
+
+CUresult SwapSpace::Impl::map(SwapBuffer& buffer, bool rescue) {
+  CUmemGenericAllocationHandle handle = 0;
+  CUresult r = physical.take(buffer.mapped_bytes, &handle);
+  if (r == CUDA_ERROR_OUT_OF_MEMORY && !releasing.empty()) {
+    finish_releases(true);  // memory the program freed whose work is still queued
+    r = physical.take(buffer.mapped_bytes, &handle);
+  }
+  if (r == CUDA_ERROR_OUT_OF_MEMORY && rescue && evict(buffer.mapped_bytes, &buffer) > 0)
+    r = physical.take(buffer.mapped_bytes, &handle);
+  if (r != CUDA_SUCCESS) return r;
+  r = api.mem_map(buffer.address, buffer.mapped_bytes, 0, handle, 0);
+  if (r != CUDA_SUCCESS) {
+    physical.keep(handle, buffer.mapped_bytes);
+    return r;
+  }
+  r = api.mem_set_access(buffer.address, buffer.mapped_bytes, &access, 1);  // a fresh mapping has none
+  if (r != CUDA_SUCCESS) {
+    api.mem_unmap(buffer.address, buffer.mapped_bytes);
+    physical.keep(handle, buffer.mapped_bytes);
+    return r;
+  }
+  buffer.physical = handle;
+  counts.resident_bytes += buffer.mapped_bytes;
+  return CUDA_SUCCESS;
+}
+
+bool SwapSpace::Impl::unmap(SwapBuffer& buffer, bool keep_physical) {
+  if (api.mem_unmap(buffer.address, buffer.mapped_bytes) != CUDA_SUCCESS) return false;
+  if (keep_physical) physical.keep(buffer.physical, buffer.mapped_bytes);
+  else physical.release(buffer.physical);
+  buffer.physical = 0;
+  counts.resident_bytes -= buffer.mapped_bytes;
+  return true;
+}
+
+SwapEvent SwapSpace::Impl::timed(SwapEvent::Kind kind, const SwapBuffer& buffer, CUevent start, CUevent end,
+                                 uint64_t bytes, bool on_demand) const {
+  SwapEvent event{kind, buffer.address, bytes, 0, 0, on_demand};
+  float from_origin = 0, duration = 0;
+  if (api.event_elapsed_time(&from_origin, origin, start) == CUDA_SUCCESS &&
+      api.event_elapsed_time(&duration, start, end) == CUDA_SUCCESS) {
+    event.start_ns = static_cast<uint64_t>(std::max(0.0, static_cast<double>(from_origin) * 1e6));
+    event.end_ns = event.start_ns + static_cast<uint64_t>(std::max(0.0, static_cast<double>(duration) * 1e6));
+  }
+  return event;
+}
+
+}  // namespace tidepool::runtime

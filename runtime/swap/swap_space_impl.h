@@ -1,0 +1,94 @@
+// The swap space's state and the steps its public calls are made of. Every member function here
+// runs with `mutex` held, but try_fast_path.
+#pragma once
+
+#include <atomic>
+#include <deque>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "runtime/swap/event_pool.h"
+#include "runtime/swap/physical_cache.h"
+#include "runtime/swap/pinned_pool.h"
+#include "runtime/swap/swap_buffer.h"
+#include "runtime/swap/swap_space.h"
+
+namespace tidepool::runtime {
+
+// One buffer in the index that the fast path of ensure_resident searches without the lock.
+struct IndexEntry {
+  CUdeviceptr begin = 0;
+  uint64_t bytes = 0;
+  SwapBuffer* buffer = nullptr;
+};
+
+struct SwapSpace::Impl {
+  Impl(const DriverApi& driver, CUcontext context, uint64_t pinned_limit_bytes);
+  ~Impl();
+
+  // Lookups and bookkeeping.
+  SwapBuffer* lookup(CUdeviceptr address) const;
+  void set_residency(SwapBuffer& buffer, Residency residency);
+  void drop_host(SwapBuffer& buffer);
+  bool take_pinned(SwapBuffer& buffer);
+  SwapEvent timed(SwapEvent::Kind kind, const SwapBuffer& buffer, CUevent start, CUevent end, uint64_t bytes,
+                  bool on_demand) const;
+
+  // Device memory.
+  CUresult map(SwapBuffer& buffer, bool rescue);
+  bool unmap(SwapBuffer& buffer, bool keep_physical);
+
+  // Ordering against the streams that used a buffer.
+  CUresult order_copy_stream_after_users(SwapBuffer& buffer);
+  CUresult wait_for_users(SwapBuffer& buffer);
+  void forget_users(SwapBuffer& buffer);
+
+  // The lock-free fast path of ensure_resident (called without the lock; publish_index with it).
+  enum class FastPath { resident, not_ours, slow };
+  FastPath try_fast_path(std::span<const CUdeviceptr> addresses, CUstream stream, bool all_ours);
+  void publish_index();
+
+  // Transfers.
+  bool start_swap_out(SwapBuffer& buffer, bool copy_out);
+  CUresult start_swap_in(SwapBuffer& buffer, bool on_demand);
+  CUresult make_resident(SwapBuffer& buffer, CUstream consumer, bool* missed);
+  // A leaving buffer stays (its swap-out is cancelled); for an arriving one, `consumer` waits.
+  void claim_in_flight(SwapBuffer& buffer, std::optional<CUstream> consumer);
+  void finish_completed();
+  void complete(const Transfer& transfer);
+  void finish_releases(bool wait);
+  bool finish_release(SwapBuffer& buffer, bool wait);
+
+  // Rescue.
+  uint64_t evict(uint64_t bytes, const SwapBuffer* spare);  // spares `spare` and `launch`
+  bool evict_one(SwapBuffer& buffer);
+
+  const DriverApi api;
+  CUmemAllocationProp prop{};
+  CUmemAccessDesc access{};
+  uint64_t granularity = 0;
+
+  mutable std::mutex mutex;
+  std::atomic<uint64_t> absent{0};  // buffers not resident: leaving, out or arriving
+  EventPool events{api};
+  PinnedPool pinned;
+  PhysicalCache physical;
+  CUstream copy_stream = nullptr;
+  CUevent origin = nullptr;   // recorded on the copy stream at construction: time zero of SwapEvents
+  CUevent scratch = nullptr;  // recorded on a user stream and waited on at once
+  std::map<CUdeviceptr, std::unique_ptr<SwapBuffer>> buffers;  // by base address
+  std::vector<std::unique_ptr<SwapBuffer>> releasing;          // released, waiting for their work
+  std::deque<Transfer> in_flight;
+  std::vector<SwapEvent> finished;
+  std::atomic<uint64_t> use_clock{0};
+  std::shared_ptr<const std::vector<IndexEntry>> index;  // the buffers, for the fast path
+  std::atomic<uint64_t> index_version{0};
+  std::vector<SwapBuffer*> launch;  // buffers being made resident together: never evicted
+  SwapStats counts;  // the counters, resident_bytes and pageable_bytes; stats() fills in the rest
+};
+
+}  // namespace tidepool::runtime

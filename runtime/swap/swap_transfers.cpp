@@ -1,0 +1,175 @@
+// Swapping out and in on the copy stream, ordered after the buffers' users, and finishing the
+// transfers that completed (unmapping what left, making resident what came back).
+#include <algorithm>
+
+#include "runtime/swap/swap_space_impl.h"
+
+namespace tidepool::runtime {
+
+CUresult SwapSpace::Impl::order_copy_stream_after_users(SwapBuffer& buffer) {
+  for (CUstream user : buffer.users.all()) {
+    if (const CUresult r = api.event_record(scratch, user); r != CUDA_SUCCESS) return r;
+    if (const CUresult r = api.stream_wait_event(copy_stream, scratch, 0); r != CUDA_SUCCESS) return r;
+  }
+  for (CUevent fence : buffer.fences)
+    if (const CUresult r = api.stream_wait_event(copy_stream, fence, 0); r != CUDA_SUCCESS) return r;
+  return CUDA_SUCCESS;
+}
+
+void SwapSpace::Impl::forget_users(SwapBuffer& buffer) {
+  for (CUstream user : buffer.users.all()) {
+    CUevent fence = events.take();
+    if (fence != nullptr && api.event_record(fence, user) == CUDA_SUCCESS) buffer.fences.push_back(fence);
+    else events.give(fence);
+  }
+  buffer.users.clear();
+}
+
+bool SwapSpace::Impl::start_swap_out(SwapBuffer& buffer, bool copy_out) {
+  const bool copy = copy_out || !buffer.host.valid;
+  if (copy && buffer.host.empty() && !take_pinned(buffer)) return false;  // past the pinned limit
+  CUevent start = events.take();
+  CUevent end = events.take();
+  CUresult r = start != nullptr && end != nullptr ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY;
+  if (r == CUDA_SUCCESS) r = order_copy_stream_after_users(buffer);
+  if (r == CUDA_SUCCESS) r = api.event_record(start, copy_stream);
+  if (r == CUDA_SUCCESS && copy)
+    r = api.memcpy_dtoh_async(buffer.host.data(), buffer.address, buffer.bytes, copy_stream);
+  if (r == CUDA_SUCCESS) r = api.event_record(end, copy_stream);
+  if (r != CUDA_SUCCESS) {  // nothing changed but possibly a partial host copy: the buffer stays
+    ++counts.failures;
+    if (copy) buffer.host.valid = false;
+    events.give(start);
+    events.give(end);
+    return false;
+  }
+  buffer.users.clear();
+  for (CUevent fence : buffer.fences) events.give(fence);
+  buffer.fences.clear();
+  set_residency(buffer, Residency::leaving);
+  ++buffer.transfers;
+  buffer.latest_copy = end;
+  in_flight.push_back({&buffer, SwapEvent::Kind::swap_out, start, end, copy ? buffer.bytes : 0, false});
+  return true;
+}
+
+CUresult SwapSpace::Impl::start_swap_in(SwapBuffer& buffer, bool on_demand) {
+  if (const CUresult r = map(buffer, true); r != CUDA_SUCCESS) {
+    ++counts.failures;
+    return r;  // still out, its host copy intact
+  }
+  CUevent start = events.take();
+  CUevent end = events.take();
+  CUresult r = start != nullptr && end != nullptr ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY;
+  if (r == CUDA_SUCCESS) r = api.event_record(start, copy_stream);
+  if (r == CUDA_SUCCESS) r = api.memcpy_htod_async(buffer.address, buffer.host.data(), buffer.bytes, copy_stream);
+  if (r == CUDA_SUCCESS) r = api.event_record(end, copy_stream);
+  if (r != CUDA_SUCCESS) {
+    ++counts.failures;
+    events.give(start);
+    events.give(end);
+    api.stream_synchronize(copy_stream);  // a copy may have been queued before the failure
+    unmap(buffer, true);
+    return r;
+  }
+  set_residency(buffer, Residency::arriving);
+  ++buffer.transfers;
+  buffer.latest_copy = end;
+  in_flight.push_back({&buffer, SwapEvent::Kind::swap_in, start, end, buffer.bytes, on_demand});
+  return CUDA_SUCCESS;
+}
+
+CUresult SwapSpace::Impl::make_resident(SwapBuffer& buffer, CUstream consumer, bool* missed) {
+  buffer.last_use = ++use_clock;
+  if (buffer.residency == Residency::out) {  // a miss: back synchronously
+    if (const CUresult r = start_swap_in(buffer, true); r != CUDA_SUCCESS) return r;
+    if (const CUresult r = api.event_synchronize(buffer.latest_copy); r != CUDA_SUCCESS) return r;
+    finish_completed();
+    if (missed != nullptr) *missed = true;
+  } else {
+    claim_in_flight(buffer, consumer);
+  }
+  buffer.users.add(consumer);
+  return CUDA_SUCCESS;
+}
+
+void SwapSpace::Impl::claim_in_flight(SwapBuffer& buffer, std::optional<CUstream> consumer) {
+  if (buffer.residency == Residency::leaving) {
+    // Cancelled: it stays mapped. Its host copy may be overwritten by work after the copy starts.
+    set_residency(buffer, Residency::resident);
+    buffer.host.valid = false;
+  }
+  if (buffer.residency != Residency::arriving || !consumer) return;
+  if (api.stream_wait_event(*consumer, buffer.latest_copy, 0) != CUDA_SUCCESS)
+    api.event_synchronize(buffer.latest_copy);
+}
+
+void SwapSpace::Impl::finish_completed() {
+  while (!in_flight.empty() && api.event_query(in_flight.front().end) == CUDA_SUCCESS) {
+    const Transfer transfer = in_flight.front();
+    in_flight.pop_front();
+    complete(transfer);
+  }
+  if (!releasing.empty()) finish_releases(false);
+}
+
+void SwapSpace::Impl::complete(const Transfer& transfer) {
+  SwapBuffer& buffer = *transfer.buffer;
+  --buffer.transfers;
+  const bool latest = buffer.latest_copy == transfer.end;
+  if (latest) buffer.latest_copy = nullptr;
+  if (transfer.kind == SwapEvent::Kind::swap_out) {
+    if (latest && buffer.residency == Residency::leaving && !buffer.released) {
+      buffer.host.valid = true;
+      if (unmap(buffer, true)) {
+        set_residency(buffer, Residency::out);
+        ++counts.swap_outs;
+        counts.bytes_out += transfer.bytes;
+        finished.push_back(timed(transfer.kind, buffer, transfer.start, transfer.end, transfer.bytes, false));
+      } else {
+        ++counts.failures;  // still mapped with its data: it stays, and may be written from now on
+        buffer.host.valid = false;
+        set_residency(buffer, Residency::resident);
+      }
+    }
+  } else {
+    if (latest && buffer.residency == Residency::arriving) set_residency(buffer, Residency::resident);
+    ++(transfer.on_demand ? counts.on_demand_swap_ins : counts.swap_ins);
+    counts.bytes_in += transfer.bytes;
+    finished.push_back(timed(transfer.kind, buffer, transfer.start, transfer.end, transfer.bytes, transfer.on_demand));
+    if (buffer.host.pageable != nullptr && buffer.transfers == 0) drop_host(buffer);  // heap copies are rescue only
+  }
+  events.give(transfer.start);
+  events.give(transfer.end);
+}
+
+void SwapSpace::Impl::finish_releases(bool wait) {
+  if (wait && std::any_of(releasing.begin(), releasing.end(), [](const auto& b) { return b->transfers > 0; })) {
+    api.stream_synchronize(copy_stream);
+    while (!in_flight.empty()) {
+      const Transfer transfer = in_flight.front();
+      in_flight.pop_front();
+      complete(transfer);
+    }
+  }
+  std::erase_if(releasing, [&](const std::unique_ptr<SwapBuffer>& buffer) { return finish_release(*buffer, wait); });
+}
+
+bool SwapSpace::Impl::finish_release(SwapBuffer& buffer, bool wait) {
+  if (buffer.transfers > 0) return false;
+  for (CUevent fence : buffer.fences) {
+    const CUresult r = wait ? api.event_synchronize(fence) : api.event_query(fence);
+    if (r == CUDA_ERROR_NOT_READY) return false;
+  }
+  for (CUevent fence : buffer.fences) events.give(fence);
+  buffer.fences.clear();
+  if (buffer.physical != 0 && !unmap(buffer, true)) {
+    ++counts.failures;
+    return false;  // tried again at the next call
+  }
+  api.mem_address_free(buffer.address, buffer.mapped_bytes);
+  drop_host(buffer);
+  return true;
+}
+
+}  // namespace tidepool::runtime

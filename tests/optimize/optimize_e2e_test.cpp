@@ -1,0 +1,220 @@
+// `tidepool run --optimize` and `--plan` end to end on simcuda: results stay bit-identical, plans
+// are made, enforced, cached, refused and remade as the program changes shape; captures and
+// TIDEPOOL_DISABLE are left alone; bad flags stop before the program starts.
+#include <gtest/gtest.h>
+
+#include "analyzer/plan/fingerprint.h"
+#include "analyzer/plan/plan_io.h"
+#include "tests/optimize/optimized_run.h"
+
+namespace optimize_test {
+namespace {
+
+namespace plan = tidepool::plan;
+using trace::RecordTag;
+
+constexpr uint64_t kElements = 1 << 19;  // 2 MiB buffers: the swap space's granularity
+const std::vector<std::string> kStepArgs = {
+    "--steps", "24", "--elements", std::to_string(kElements), "--sleep-us", "3000"};
+
+struct ExampleCase {
+  std::string name;
+  std::vector<std::string> args;
+};
+
+const std::vector<ExampleCase> kExamples = {
+    {"train_mlp", {"--batch", "256", "--width", "512", "--depth", "3", "--steps", "10"}},
+    {"multistream", {"--elements", "65536", "--iterations", "8"}},
+    {"async_alloc", {"--elements", "65536", "--iterations", "8"}},
+    {"procaddress", {"--elements", "65536", "--iterations", "8"}},
+    {"dlopen_driver", {"--elements", "65536", "--iterations", "8"}},
+};
+
+TEST(OptimizeEndToEnd, ExamplesStayBitIdenticalInEveryMode) {
+  for (const ExampleCase& c : kExamples) {
+    for (const std::string seed : {"1", "7"}) {
+      std::vector<std::string> args = c.args;
+      args.insert(args.end(), {"--seed", seed});
+      Sandbox box;
+      const ProgramRun off = box.plain(example(c.name), args);
+      ASSERT_EQ(off.exit_code, 0) << c.name << ": " << off.err;
+      ASSERT_FALSE(off.checksum().empty()) << c.name;
+      for (const std::string mode : {"pool", "swap", "pool,swap"}) {
+        const ProgramRun on =
+            box.tidepool({"--optimize=" + mode, "--plan-cache", "off"}, example(c.name), args);
+        EXPECT_EQ(on.exit_code, 0) << c.name << " " << mode << ": " << on.err;
+        EXPECT_EQ(on.checksum(), off.checksum())
+            << c.name << " --optimize=" << mode << " seed " << seed;
+        EXPECT_EQ(on.err.find("warning"), std::string::npos)
+            << c.name << " " << mode << ": " << on.err;
+      }
+    }
+  }
+}
+
+TEST(OptimizeEndToEnd, OnlinePlanServesAllocationsFromTheArena) {
+  Sandbox box;
+  const ProgramRun off = box.plain(steps_program(), kStepArgs);
+  ASSERT_EQ(off.exit_code, 0) << off.err;
+  const ProgramRun on =
+      box.tidepool({"--optimize=pool,swap", "--plan-cache", "off"}, steps_program(), kStepArgs);
+  ASSERT_EQ(on.exit_code, 0) << on.err;
+  EXPECT_EQ(on.checksum(), off.checksum());
+  const auto decisions = box.newest_decisions();
+  EXPECT_EQ(decisions.count(RecordTag::plan_installed), 1);
+  EXPECT_GT(decisions.count(RecordTag::pool_hit), 0);
+  EXPECT_EQ(decisions.count(RecordTag::pool_miss), 0);
+  EXPECT_EQ(decisions.count(RecordTag::return_to_recording), 0);
+}
+
+TEST(OptimizeEndToEnd, CachedPlanIsEnforcedFromTheFirstIteration) {
+  Sandbox box;
+  const std::vector<std::string> flags = {"--optimize=pool", "--plan-cache",
+                                          (box.dir() / "plans").string()};
+  const ProgramRun first = box.tidepool(flags, steps_program(), kStepArgs);
+  ASSERT_EQ(first.exit_code, 0) << first.err;
+  const int first_hits = box.newest_decisions().count(RecordTag::pool_hit);
+  const ProgramRun second = box.tidepool(flags, steps_program(), kStepArgs);
+  ASSERT_EQ(second.exit_code, 0) << second.err;
+  EXPECT_EQ(second.checksum(), first.checksum());
+  const auto decisions = box.newest_decisions();
+  // Three temporaries per step, every step of the 24 served.
+  EXPECT_EQ(decisions.count(RecordTag::pool_hit), 3 * 24);
+  EXPECT_GT(decisions.count(RecordTag::pool_hit), first_hits);
+}
+
+// The steps program's iteration, written out by hand: each step starts with the fill.
+plan::Plan hand_written_plan(uint64_t elements) {
+  const uint64_t bytes = elements * sizeof(float);
+  plan::Plan p;
+  p.source = {"by hand", "steps_program", false};
+  plan::Fingerprinter f;
+  f.add_kernel("simcuda_test_fill");
+  f.add_alloc(bytes);
+  f.add_alloc(bytes);
+  f.add_kernel("simcuda_test_axpy");
+  f.add_alloc(bytes);
+  f.add_kernel("simcuda_test_axpy");
+  p.fingerprint = f.text();
+  using A = plan::AnchorEvent;
+  p.iteration = {plan::BoundaryKind::kernel,
+                 "simcuda_test_fill",
+                 13,
+                 3,
+                 7,
+                 {{A::Kind::kernel, 0, "simcuda_test_fill"},
+                  {A::Kind::alloc, bytes, ""},
+                  {A::Kind::alloc, bytes, ""},
+                  {A::Kind::kernel, 0, "simcuda_test_axpy"},
+                  {A::Kind::alloc, bytes, ""},
+                  {A::Kind::kernel, 0, "simcuda_test_axpy"}},
+                 10,
+                 1.0};
+  // x lives over events [1, 8), y over [2, 12), t over [6, 10): t reuses nothing, all three
+  // overlap.
+  p.pool = plan::PoolSection{
+      "by hand", 256,
+      3 * bytes, 3 * bytes,
+      3 * bytes, {{0, bytes, 0, 1, 8}, {1, bytes, bytes, 2, 12}, {2, bytes, 2 * bytes, 6, 10}}};
+  return p;
+}
+
+TEST(OptimizeEndToEnd, HandWrittenPlanIsEnforced) {
+  Sandbox box;
+  const auto path = box.dir() / "hand.json";
+  plan::write_plan(hand_written_plan(kElements), path);
+  const ProgramRun off = box.plain(steps_program(), kStepArgs);
+  const ProgramRun on = box.tidepool({"--plan", path.string()}, steps_program(), kStepArgs);
+  ASSERT_EQ(on.exit_code, 0) << on.err;
+  EXPECT_EQ(on.checksum(), off.checksum());
+  EXPECT_EQ(on.err.find("warning"), std::string::npos) << on.err;
+  const auto decisions = box.newest_decisions();
+  EXPECT_EQ(decisions.count(RecordTag::plan_installed), 1);
+  EXPECT_EQ(decisions.count(RecordTag::pool_hit), 3 * 24);
+  EXPECT_EQ(decisions.count(RecordTag::pool_miss), 0);
+}
+
+TEST(OptimizeEndToEnd, PlanOfAnotherProgramIsRefused) {
+  Sandbox box;
+  const auto path = box.dir() / "other.json";
+  plan::Plan p = hand_written_plan(kElements);
+  p.fingerprint = "fnv1a64:0123456789abcdef";
+  plan::write_plan(p, path);
+  const ProgramRun off = box.plain(steps_program(), kStepArgs);
+  const ProgramRun on = box.tidepool({"--plan", path.string()}, steps_program(), kStepArgs);
+  ASSERT_EQ(on.exit_code, 0) << on.err;
+  EXPECT_EQ(on.checksum(), off.checksum());
+  EXPECT_NE(on.err.find("tidepool: warning: the program does not match the plan"),
+            std::string::npos)
+      << on.err;
+  const auto decisions = box.newest_decisions();
+  EXPECT_EQ(decisions.count(RecordTag::pool_hit),
+            3);  // the first step, served before its end showed the mismatch
+  EXPECT_EQ(decisions.count(RecordTag::plan_installed), 1);
+}
+
+TEST(OptimizeEndToEnd, ShapeChangeIsPlannedAgain) {
+  Sandbox box;
+  const std::vector<std::string> args = {"--steps",    "48",         "--change-at",
+                                         "25",         "--elements", std::to_string(kElements),
+                                         "--sleep-us", "3000"};
+  const ProgramRun off = box.plain(steps_program(), args);
+  ASSERT_EQ(off.exit_code, 0) << off.err;
+  const ProgramRun on =
+      box.tidepool({"--optimize=pool", "--plan-cache", "off"}, steps_program(), args);
+  ASSERT_EQ(on.exit_code, 0) << on.err;
+  EXPECT_EQ(on.checksum(), off.checksum());
+  const auto decisions = box.newest_decisions();
+  EXPECT_GE(decisions.count(RecordTag::return_to_recording), 1);
+  ASSERT_GE(decisions.installed.size(), 2u);
+  EXPECT_NE(decisions.installed.front(), decisions.installed.back());
+  EXPECT_GT(decisions.count(RecordTag::pool_hit), 0);
+}
+
+TEST(OptimizeEndToEnd, CapturesAreLeftAlone) {
+  Sandbox box;
+  std::vector<std::string> args = kStepArgs;
+  args.insert(args.end(), {"--capture", "1"});
+  const ProgramRun off = box.plain(steps_program(), args);
+  ASSERT_EQ(off.exit_code, 0) << off.err;
+  const ProgramRun on =
+      box.tidepool({"--optimize=pool,swap", "--plan-cache", "off"}, steps_program(), args);
+  ASSERT_EQ(on.exit_code, 0) << on.err;
+  EXPECT_EQ(on.checksum(), off.checksum());
+  const auto decisions = box.newest_decisions();
+  EXPECT_EQ(decisions.count(RecordTag::capture_begin), 24);
+  EXPECT_GT(decisions.count(RecordTag::pool_hit), 0);
+}
+
+TEST(OptimizeEndToEnd, DisabledMeansUntouched) {
+  Sandbox box;
+  const ProgramRun off = box.plain(steps_program(), kStepArgs);
+  const ProgramRun on =
+      box.tidepool({"--optimize"}, steps_program(), kStepArgs, {"TIDEPOOL_DISABLE=1"});
+  ASSERT_EQ(on.exit_code, 0) << on.err;
+  EXPECT_EQ(on.checksum(), off.checksum());
+  EXPECT_FALSE(box.has_trace());
+}
+
+TEST(OptimizeEndToEnd, BadFlagsStopBeforeTheProgramStarts) {
+  Sandbox box;
+  const std::vector<std::vector<std::string>> bad = {
+      {"--optimize=speed"},
+      {"--optimize", "--budget", "12Q"},
+      {"--optimize", "--max-slowdown", "-3"},
+      {"--optimize", "--pinned-limit", "0"},
+      {"--optimize", "--link", "carrier-pigeon"},
+      {"--plan", (box.dir() / "missing.json").string()},
+      {"--budget", "1G"},
+      {"--optimize", "--budget", "1G", "--max-slowdown", "5"}};
+  for (const auto& flags : bad) {
+    const ProgramRun run = box.tidepool(flags, steps_program(), kStepArgs);
+    EXPECT_EQ(run.exit_code, 2) << flags.front() << ": " << run.err;
+    EXPECT_TRUE(run.out.empty()) << flags.front();  // the program never ran
+    EXPECT_TRUE(run.err.starts_with("tidepool: ")) << run.err;
+    EXPECT_EQ(run.err.find('\n'), run.err.size() - 1) << run.err;
+  }
+}
+
+}  // namespace
+}  // namespace optimize_test

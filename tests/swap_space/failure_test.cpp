@@ -1,0 +1,135 @@
+// Driver errors in the middle of a swap never lose data: the table's functions are replaced by ones
+// that fail on demand, and the buffer stays resident (or out, with its host copy) and correct.
+#include <atomic>
+
+#include "tests/swap_space/swap_space_fixture.h"
+
+namespace tidepool::testing {
+namespace {
+
+using runtime::SwapSpace;
+
+std::atomic<bool> g_fail{false};
+
+CUresult failing_dtoh_async(void*, CUdeviceptr, size_t, CUstream) { return CUDA_ERROR_LAUNCH_FAILED; }
+CUresult failing_map(CUdeviceptr address, size_t size, size_t offset, CUmemGenericAllocationHandle handle,
+                     unsigned long long flags) {
+  return g_fail ? CUDA_ERROR_OUT_OF_MEMORY : simcuda().api.mem_map(address, size, offset, handle, flags);
+}
+CUresult failing_unmap(CUdeviceptr address, size_t size) {
+  return g_fail ? CUDA_ERROR_UNKNOWN : simcuda().api.mem_unmap(address, size);
+}
+CUresult failing_htod_async(CUdeviceptr address, const void* host, size_t bytes, CUstream stream) {
+  return g_fail ? CUDA_ERROR_LAUNCH_FAILED : simcuda().api.memcpy_htod_async(address, host, bytes, stream);
+}
+
+class SwapFailureTest : public SwapSpaceTest {
+ protected:
+  void TearDown() override {
+    g_fail = false;
+    SwapSpaceTest::TearDown();
+  }
+};
+
+TEST_F(SwapFailureTest, FailedCopyOutLeavesTheBufferResident) {
+  runtime::DriverApi broken = api();
+  broken.memcpy_dtoh_async = &failing_dtoh_async;
+  SwapSpace space(broken, context_, 64 * kMiB);
+  CUdeviceptr address = 0;
+  ASSERT_CU(space.allocate(2 * kMiB, &address));
+  const auto data = pattern(2 * kMiB, 50);
+  write(address, data);
+  EXPECT_FALSE(space.swap_out(address));
+  EXPECT_EQ(space.evict(1), 0u);
+  settle(space);
+  const auto stats = space.stats();
+  EXPECT_EQ(stats.failures, 2u);
+  EXPECT_EQ(stats.swap_outs, 0u);
+  EXPECT_EQ(stats.evictions, 0u);
+  EXPECT_EQ(stats.resident_bytes, 2 * kMiB);
+  bool missed = true;
+  ASSERT_CU(space.ensure_resident(address, a_, &missed));
+  EXPECT_FALSE(missed);
+  EXPECT_EQ(read(address, 2 * kMiB), data);
+  EXPECT_TRUE(space.release(address));
+}
+
+TEST_F(SwapFailureTest, FailedUnmapAfterTheCopyKeepsTheBufferResident) {
+  runtime::DriverApi broken = api();
+  broken.mem_unmap = &failing_unmap;
+  SwapSpace space(broken, context_, 64 * kMiB);
+  CUdeviceptr address = 0;
+  ASSERT_CU(space.allocate(2 * kMiB, &address));
+  const auto data = pattern(2 * kMiB, 51);
+  write(address, data);
+  g_fail = true;
+  ASSERT_TRUE(space.swap_out(address));
+  settle(space);
+  g_fail = false;
+  const auto stats = space.stats();
+  EXPECT_EQ(stats.failures, 1u);
+  EXPECT_EQ(stats.swap_outs, 0u);
+  EXPECT_EQ(stats.resident_bytes, 2 * kMiB);
+  EXPECT_EQ(read(address, 2 * kMiB), data);
+  ASSERT_TRUE(space.swap_out(address, false)) << "the program may have written it since: copied again";
+  settle(space);
+  EXPECT_EQ(space.stats().swap_outs, 1u);
+  EXPECT_EQ(space.stats().bytes_out, 2 * kMiB);
+  ASSERT_CU(space.ensure_resident(address, a_));
+  EXPECT_EQ(read_on(a_, address, 2 * kMiB), data);
+  EXPECT_TRUE(space.release(address));
+}
+
+TEST_F(SwapFailureTest, FailedSwapInKeepsTheHostCopy) {
+  runtime::DriverApi broken = api();
+  broken.mem_map = &failing_map;
+  broken.memcpy_htod_async = &failing_htod_async;
+  SwapSpace space(broken, context_, 64 * kMiB);
+  CUdeviceptr address = 0;
+  ASSERT_CU(space.allocate(2 * kMiB, &address));
+  const auto data = pattern(2 * kMiB, 52);
+  write(address, data);
+  ASSERT_TRUE(space.swap_out(address));
+  settle(space);
+  g_fail = true;
+  bool missed = false;
+  EXPECT_EQ(space.ensure_resident(address, a_, &missed), CUDA_ERROR_OUT_OF_MEMORY);
+  EXPECT_FALSE(missed);
+  EXPECT_EQ(space.swap_in(address), CUDA_ERROR_OUT_OF_MEMORY);
+  broken.mem_map = simcuda().api.mem_map;  // the space keeps its own copy of the table
+  EXPECT_EQ(space.swap_in(address), CUDA_ERROR_OUT_OF_MEMORY);
+  settle(space);
+  auto stats = space.stats();
+  EXPECT_EQ(stats.failures, 3u);
+  EXPECT_EQ(stats.resident_bytes, 0u);
+  EXPECT_EQ(stats.pinned_bytes, 2 * kMiB);
+  g_fail = false;
+  ASSERT_CU(space.ensure_resident(address, a_, &missed));
+  EXPECT_TRUE(missed);
+  EXPECT_EQ(read_on(a_, address, 2 * kMiB), data);
+  EXPECT_TRUE(space.release(address));
+}
+
+TEST_F(SwapFailureTest, FailedCopyBackUnmapsAndKeepsTheHostCopy) {
+  runtime::DriverApi broken = api();
+  broken.memcpy_htod_async = &failing_htod_async;
+  SwapSpace space(broken, context_, 64 * kMiB);
+  CUdeviceptr address = 0;
+  ASSERT_CU(space.allocate(2 * kMiB, &address));
+  const auto data = pattern(2 * kMiB, 53);
+  write(address, data);
+  ASSERT_TRUE(space.swap_out(address));
+  settle(space);
+  g_fail = true;
+  EXPECT_EQ(space.swap_in(address), CUDA_ERROR_LAUNCH_FAILED);
+  EXPECT_EQ(space.stats().resident_bytes, 0u);
+  EXPECT_EQ(space.stats().cached_physical_bytes, 2 * kMiB);
+  g_fail = false;
+  ASSERT_CU(space.ensure_resident(address, a_));
+  EXPECT_EQ(read_on(a_, address, 2 * kMiB), data);
+  EXPECT_EQ(space.stats().physical_creates, 1u);
+  EXPECT_TRUE(space.release(address));
+}
+
+}  // namespace
+}  // namespace tidepool::testing

@@ -63,8 +63,10 @@ TraceFacts scan(const trace::Trace& trace) {
         if (auto it = facts.allocations.find(id); it != facts.allocations.end()) it->second.never_swapped = true;
       };
       if constexpr (std::is_same_v<T, trace::Alloc>) {
-        if (trace::is_device_memory(r.kind)) facts.allocations[r.alloc_id] = {r.size, i, std::nullopt, false};
+        // A captured allocation or free is a node of a graph, not memory obtained or released now.
+        if (trace::is_device_memory(r.kind) && !r.captured) facts.allocations[r.alloc_id] = {r.size, i, std::nullopt, false};
       } else if constexpr (std::is_same_v<T, trace::Free>) {
+        if (r.captured) return;
         if (auto it = facts.allocations.find(r.alloc_id); it != facts.allocations.end()) it->second.free_event = i;
       } else if constexpr (std::is_same_v<T, trace::IndirectRef> || std::is_same_v<T, trace::AddressQuery>) {
         pin(r.alloc_id);

@@ -1,4 +1,4 @@
-// `tidepool run [--sim] [-o DIR] [-f] [--framework auto|torch|tf|jax|none] [--no-stacks]
+// `tidepool run [--sim] [-o DIR] [-f] [--framework auto|torch|tf|jax|none] [--no-stacks] [--cupti]
 // [--optimize[=pool,swap] [--budget BYTES | --max-slowdown PCT] [--plan PLAN.json] [--plan-cache DIR]
 // [--pinned-limit BYTES] [--link L]] -- CMD...`:
 // runs a program with libtidepool.so preloaded (its children inherit it), exits with the
@@ -42,6 +42,7 @@ struct RunOptions {
   bool force = false;
   std::string framework = "auto";
   bool no_stacks = false;
+  bool cupti = false;
   OptimizeFlags optimize;
   std::vector<std::string> command;
 };
@@ -127,6 +128,7 @@ void configure_environment(const RunOptions& options) {
   setenv("TIDEPOOL_OUTPUT_DIR", fs::absolute(options.output_dir).c_str(), 1);
   setenv("TIDEPOOL_FORCE", options.force ? "1" : "0", 1);
   setenv("TIDEPOOL_STACKS", options.no_stacks ? "0" : "1", 1);
+  setenv("TIDEPOOL_CUPTI", options.cupti ? "1" : "0", 1);
   configure_framework(options.framework, options.command);
 }
 
@@ -226,6 +228,8 @@ void add_run(CLI::App& app) {
   cmd->add_option("--framework", options->framework, "Make a framework allocate through the driver")
       ->check(CLI::IsMember({"auto", "torch", "tf", "jax", "none"}));
   cmd->add_flag("--no-stacks", options->no_stacks, "Do not record call stacks at allocations");
+  cmd->add_flag("--cupti", options->cupti,
+                "Device times from CUPTI activity records instead of events (real GPUs; takes CUPTI's one subscriber)");
   add_optimize_flags(*cmd, options->optimize);
   // Everything from the program on (after `--`, or from the first word that is not ours) is the
   // program's own command line.

@@ -26,15 +26,22 @@ int main(int argc, char** argv) {
        {"seed", 1, 0, int64_t{1} << 40, "seed of the weights and the data"},
        {"compute-rows", 4, 0, kMaxDim,
         "rows of each batch the kernels compute (0: all); memory and declared work are the full "
-        "batch's"}},
+        "batch's"},
+       {"resize-step", 0, 0, 1 << 20, "from this step on, batches have --resize-batch rows (0: never)"},
+       {"resize-batch", 0, 0, kMaxDim, "rows per batch from --resize-step on (0: --batch)"}},
       argc, argv);
   mlp::Config config{};
   config.batch = static_cast<int>(flags["batch"]);
   config.width = static_cast<int>(flags["width"]);
   config.depth = static_cast<int>(flags["depth"]);
   const int64_t compute_rows = flags["compute-rows"];
-  config.compute_rows = static_cast<int>(
-      compute_rows == 0 || compute_rows > config.batch ? config.batch : compute_rows);
+  // The rows the kernels compute for batches of `batch` rows.
+  auto rows_computed = [compute_rows](int batch) {
+    return static_cast<int>(compute_rows == 0 || compute_rows > batch ? batch : compute_rows);
+  };
+  config.compute_rows = rows_computed(config.batch);
+  const int resize_step = static_cast<int>(flags["resize-step"]);
+  const int resize_batch = flags["resize-batch"] == 0 ? config.batch : static_cast<int>(flags["resize-batch"]);
   config.seed = static_cast<uint64_t>(flags["seed"]);
   const int steps = static_cast<int>(flags["steps"]);
 
@@ -48,6 +55,7 @@ int main(int argc, char** argv) {
     session.check()(cuEventCreate(&start, CU_EVENT_DEFAULT));
     session.check()(cuEventCreate(&stop, CU_EVENT_DEFAULT));
     for (int step = 1; step <= steps; ++step) {
+      if (step == resize_step) trainer.resize_batch(resize_batch, rows_computed(resize_batch));
       session.check()(cuEventRecord(start, nullptr));
       loss = trainer.train_step(step);
       session.check()(cuEventRecord(stop, nullptr));

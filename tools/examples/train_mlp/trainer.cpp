@@ -52,6 +52,13 @@ CUdeviceptr Trainer::zeroed(size_t floats) {
   return p;
 }
 
+void Trainer::resize_batch(int batch, int compute_rows) {
+  config_.batch = batch;
+  config_.compute_rows = compute_rows;
+  host_x_.assign(static_cast<size_t>(batch) * config_.width, 0.0f);
+  host_labels_.assign(static_cast<size_t>(batch), 0);
+}
+
 size_t Trainer::activation_bytes() const {
   return static_cast<size_t>(config_.batch) * config_.width * sizeof(float);
 }

@@ -33,6 +33,9 @@ class Trainer {
 
   // Runs training step `step` (from 1) on the legacy default stream; returns its mean loss.
   float train_step(int step);
+  // From the next step on, batches have `batch` rows of which the kernels compute `compute_rows`
+  // (a program whose shapes change mid-run; the weights stay).
+  void resize_batch(int batch, int compute_rows);
   // Adds every layer's weight and bias, in layer order, to the checksum.
   void add_parameters(examples::Checksum& checksum) const;
 

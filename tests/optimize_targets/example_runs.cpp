@@ -123,4 +123,18 @@ fs::path only_trace_in(const fs::path& dir) {
   return traces.front();
 }
 
+RunOutcome train_mlp_unoptimized(const std::filesystem::path& dir, uint64_t memory_limit) {
+  return run_example({.example = "train_mlp", .memory_limit_bytes = memory_limit}, dir);
+}
+
+std::pair<RunOutcome, RunOutcome> train_mlp_first_and_cached(const std::filesystem::path& dir, const std::string& mode,
+                                                             const std::vector<std::string>& flags) {
+  const ExampleRun run{.example = "train_mlp", .optimize = mode, .tidepool_flags = flags, .plan_cache = dir / "cache"};
+  RunOutcome first = run_example(run, dir / "first");
+  RunOutcome second = run_example(run, dir / "second");
+  return {std::move(first), std::move(second)};
+}
+
+double ratio(uint64_t a, uint64_t b) { return static_cast<double>(a) / static_cast<double>(b); }
+
 }  // namespace tidepool::targets

@@ -62,4 +62,12 @@ nlohmann::json read_json(const std::filesystem::path& file);
 // The one trace file in dir (tidepool run's output); throws when there is not exactly one.
 std::filesystem::path only_trace_in(const std::filesystem::path& dir);
 
+// train_mlp at its defaults without tidepool (SIMCUDA_MEMORY = memory_limit when not 0).
+RunOutcome train_mlp_unoptimized(const std::filesystem::path& dir, uint64_t memory_limit = 0);
+// train_mlp at its defaults under `--optimize=mode flags`: the first run (planning, caching its plan
+// in dir/cache) and the second (from the cached plan).
+std::pair<RunOutcome, RunOutcome> train_mlp_first_and_cached(const std::filesystem::path& dir, const std::string& mode,
+                                                             const std::vector<std::string>& flags);
+double ratio(uint64_t a, uint64_t b);
+
 }  // namespace tidepool::targets

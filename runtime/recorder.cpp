@@ -69,8 +69,12 @@ class RecorderImpl {
     return true;
   }
 
-  void record(trace::Event& event) {
-    event.seq = seq_.fetch_add(1, std::memory_order_relaxed);
+  uint64_t reserve_sequence() { return seq_.fetch_add(1, std::memory_order_relaxed); }
+
+  void record(trace::Event& event) { record_at(reserve_sequence(), event); }
+
+  void record_at(uint64_t sequence, trace::Event& event) {
+    event.seq = sequence;
     event.time_ns = monotonic_ns() - start_ns_;
     event.thread = this_thread_id();
     append(event);
@@ -282,6 +286,18 @@ Recorder* Recorder::get(int (*driver_version)()) {
 
 void Recorder::record(trace::Event& event) {
   if (RecorderImpl* impl = g_impl.load(std::memory_order_acquire)) impl->record(event);
+}
+
+uint64_t Recorder::reserve_sequence() {
+  RecorderImpl* impl = g_impl.load(std::memory_order_acquire);
+  return impl != nullptr ? impl->reserve_sequence() : 0;
+}
+
+void Recorder::record_at(uint64_t sequence, trace::Event& event) {
+  RecorderImpl* impl = g_impl.load(std::memory_order_acquire);
+  if (impl == nullptr) return;
+  if (sequence == 0) impl->record(event);
+  else impl->record_at(sequence, event);
 }
 
 uint32_t Recorder::intern(std::string_view text) {

@@ -36,6 +36,12 @@ class Recorder {
     this->record(event);
   }
 
+  // A sequence number taken now for an event written later (record_at): readers order events by
+  // it, so the event lands where it happened (0 when not recording).
+  uint64_t reserve_sequence();
+  // Records an event under a sequence number from reserve_sequence (a new one when 0).
+  void record_at(uint64_t sequence, trace::Event& event);
+
   // The id of a string (interned once per trace; the String record is written the first time).
   uint32_t intern(std::string_view text);
   // The id of a call stack (frames innermost first), deduplicated; 0 for an empty stack.

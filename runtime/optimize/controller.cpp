@@ -48,7 +48,11 @@ Controller* Controller::get(void* (*lookup)(const char* symbol),
     const std::string path = s.output_dir + "/" + trace_file_name(make_header(s, 0));
     controller->state_ = new State(api, capturing, path);
     g_state = controller->state_;
-    std::atexit([] { g_state->join_planner(); });
+    std::atexit([] {
+      g_state->join_planner();
+      const std::lock_guard lock(g_state->mutex);
+      g_state->drain_swap_events(true);  // the transfers held back for timing
+    });
     return controller;
   }();
   return instance;
@@ -206,6 +210,11 @@ CUresult Controller::before_work(const Work& work) {
                                                  : s.count(State::Counted::transfer);
   if (step.trusted && s.plan != nullptr) t_pending = {true, step.ordinal, s.plan.get()};
   if (step.trusted && s.plan != nullptr && s.plan->swaps) {
+    // The plan counted on these buffers' memory being gone before this operation: wait for it.
+    for (const plan::SwapOperation* op : s.plan->swaps->releases_before(step.ordinal)) {
+      if (ManagedAllocation* m = s.buffer(op->buffer)) s.swap_space->finish_swap_out(m->base);
+    }
+    if (!s.plan->swaps->releases_before(step.ordinal).empty()) s.drain_swap_events();
     for (const plan::SwapOperation* op : s.plan->swaps->ins_at(step.ordinal)) {
       if (ManagedAllocation* m = s.buffer(op->buffer)) s.swap_space->swap_in(m->base);
     }

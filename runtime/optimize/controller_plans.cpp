@@ -92,8 +92,8 @@ void Controller::State::make_pool() {
   plan->pool_wanted = false;
   const plan::PoolSection& section = *plan->plan.pool;
   // The physical memory the swap space keeps for reuse served the allocations the arena now takes:
-  // give it back first (evicting nothing: an eviction of 0 bytes only empties that cache).
-  if (swap_space != nullptr) swap_space->evict(0);
+  // give it back first.
+  if (swap_space != nullptr) swap_space->trim();
   for (int attempt = 0; attempt < 2; ++attempt) {
     try {
       plan->pool = std::make_unique<PlannedPool>(api, section, plan->plan.iteration.allocations);

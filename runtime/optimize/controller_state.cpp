@@ -42,6 +42,15 @@ void Controller::State::note_context() {
   try {
     swap_space = std::make_unique<SwapSpace>(api, context, settings.pinned_limit_bytes);
     granularity = swap_space->granularity();
+    // Timing a transfer the moment it is done may move the host's clock to it (simcuda does):
+    // record them a few iterations' worth of swaps late instead (all at exit).
+    swap_space->set_report_lag(kSwapReportLag);
+    // Reports come late (the lag): each is numbered when its memory went or came back, so that
+    // the trace (and the report's replay) has it in its place among the program's events.
+    swap_space->set_sequence_source([]() -> uint64_t {
+      Recorder* rec = Recorder::get();
+      return rec != nullptr ? rec->reserve_sequence() : 0;
+    });
   } catch (const std::exception& e) {
     warn(std::string("no swap space (") + e.what() + "): no rescue, no swapping");
   }
@@ -98,26 +107,26 @@ ManagedAllocation* Controller::State::buffer(const plan::BufferRef& ref) {
   return &it->second;
 }
 
-void Controller::State::drain_swap_events() {
+void Controller::State::drain_swap_events(bool everything) {
   if (swap_space == nullptr) return;
-  for (const SwapEvent& e : swap_space->poll()) {
+  for (const SwapEvent& e : swap_space->poll(everything)) {
     const auto it = swap_ids.find(e.address);
     const uint64_t id = it != swap_ids.end() ? it->second : 0;
     switch (e.kind) {
       case SwapEvent::Kind::swap_out:
-        record_decision(trace::SwapOut{id, e.bytes, e.start_ns, e.end_ns});
+        record_decision(trace::SwapOut{id, e.bytes, e.start_ns, e.end_ns}, e.sequence);
         break;
       case SwapEvent::Kind::swap_in:
-        record_decision(trace::SwapIn{id, e.bytes, e.start_ns, e.end_ns, e.on_demand});
+        record_decision(trace::SwapIn{id, e.bytes, e.start_ns, e.end_ns, e.on_demand}, e.sequence);
         break;
       case SwapEvent::Kind::eviction:
-        record_decision(trace::Eviction{id, e.bytes});
+        record_decision(trace::Eviction{id, e.bytes}, e.sequence);
         break;
     }
   }
   // Physical memory kept for reuse is device memory the program cannot have: the peak is what the
-  // optimizer is for, so it goes back at once (an eviction of 0 bytes only empties that cache).
-  if (swap_space->stats().cached_physical_bytes > 0) swap_space->evict(0);
+  // optimizer is for, so it goes back at once (without waiting for any queued work).
+  swap_space->trim();
 }
 
 }  // namespace tidepool::runtime::optimize

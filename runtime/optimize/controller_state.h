@@ -43,6 +43,8 @@ enum class PlanOrigin { online, cache, file };
 
 // Events recorded (after the start or a return to recording) before the first planning attempt.
 inline constexpr uint64_t kFirstAttemptEvents = 64;
+// Finished swap transfers the swap space holds back before timing them (see set_report_lag).
+inline constexpr size_t kSwapReportLag = 64;
 
 // A plan in force.
 struct Enforcement {
@@ -75,7 +77,8 @@ class Controller::State {
   void give_up(std::string_view warning);
   void join_planner();
   ManagedAllocation* buffer(const plan::BufferRef& ref);
-  void drain_swap_events();
+  // Records the swap space's finished transfers; `everything`: the ones it holds back too.
+  void drain_swap_events(bool everything = false);
   bool in_our_context() const;
   bool swappable(uint64_t bytes) const;
   bool modes_requested() const;
@@ -130,9 +133,13 @@ class Controller::State {
 // One line on stderr: "tidepool: warning: ...".
 void warn(std::string_view message);
 
+// Records a decision now, or (sequence from Recorder::reserve_sequence) where it happened.
 template <class R>
-void record_decision(R record) {
-  if (Recorder* rec = Recorder::get()) rec->record(std::move(record));
+void record_decision(R record, uint64_t sequence = 0) {
+  if (Recorder* rec = Recorder::get()) {
+    trace::Event event{0, 0, 0, std::move(record)};
+    rec->record_at(sequence, event);
+  }
 }
 uint32_t intern(std::string_view text);
 

@@ -1,5 +1,6 @@
 // A plan's swaps indexed by the operation they happen at: the swap-ins issued when an operation
-// is issued, and the swap-outs that follow one; and the swaps that wrap around the iteration's
+// is issued, the swap-outs that must have completed before one is issued (release_before_op),
+// and the swap-outs that follow one; and the swaps that wrap around the iteration's
 // end (their buffer is out when an iteration starts).
 #pragma once
 
@@ -16,6 +17,9 @@ class SwapSchedule {
   SwapSchedule(const plan::SwapSection& swaps, uint64_t operations_per_iteration);
 
   std::span<const plan::SwapOperation* const> ins_at(uint64_t op) const { return at(ins_, op); }
+  std::span<const plan::SwapOperation* const> releases_before(uint64_t op) const {
+    return at(releases_, op);
+  }
   std::span<const plan::SwapOperation* const> outs_after(uint64_t op) const {
     return at(outs_, op);
   }
@@ -31,6 +35,7 @@ class SwapSchedule {
 
   std::vector<plan::SwapOperation> operations_;
   PerOp ins_;
+  PerOp releases_;
   PerOp outs_;
   std::vector<const plan::SwapOperation*> out_at_start_;
 };

@@ -57,6 +57,7 @@ struct Transfer {
   CUevent end = nullptr;
   uint64_t bytes = 0;  // copied (0: a swap-out whose host copy was still current)
   bool on_demand = false;
+  uint64_t sequence = 0;  // swap-in: numbered when its memory was mapped
 };
 
 }  // namespace tidepool::runtime

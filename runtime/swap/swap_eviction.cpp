@@ -56,6 +56,8 @@ bool SwapSpace::Impl::evict_one(SwapBuffer& buffer) {
     ++counts.failures;
     api.stream_synchronize(copy_stream);  // nothing of ours may still write into the host copy
     drop_host(buffer);
+    events.give(start);
+    events.give(end);
   } else {
     buffer.host.valid = true;
     buffer.users.clear();
@@ -64,10 +66,8 @@ bool SwapSpace::Impl::evict_one(SwapBuffer& buffer) {
     set_residency(buffer, Residency::out);
     ++counts.evictions;
     counts.bytes_out += buffer.bytes;
-    finished.push_back(timed(SwapEvent::Kind::eviction, buffer, start, end, buffer.bytes, false));
+    report(SwapEvent::Kind::eviction, buffer, start, end, buffer.bytes, false, next_sequence());
   }
-  events.give(start);
-  events.give(end);
   return r == CUDA_SUCCESS;
 }
 

@@ -79,16 +79,26 @@ bool SwapSpace::Impl::unmap(SwapBuffer& buffer, bool keep_physical) {
   return true;
 }
 
-SwapEvent SwapSpace::Impl::timed(SwapEvent::Kind kind, const SwapBuffer& buffer, CUevent start, CUevent end,
-                                 uint64_t bytes, bool on_demand) const {
-  SwapEvent event{kind, buffer.address, bytes, 0, 0, on_demand};
-  float from_origin = 0, duration = 0;
-  if (api.event_elapsed_time(&from_origin, origin, start) == CUDA_SUCCESS &&
-      api.event_elapsed_time(&duration, start, end) == CUDA_SUCCESS) {
-    event.start_ns = static_cast<uint64_t>(std::max(0.0, static_cast<double>(from_origin) * 1e6));
-    event.end_ns = event.start_ns + static_cast<uint64_t>(std::max(0.0, static_cast<double>(duration) * 1e6));
+void SwapSpace::Impl::report(SwapEvent::Kind kind, const SwapBuffer& buffer, CUevent start, CUevent end,
+                             uint64_t bytes, bool on_demand, uint64_t sequence) {
+  reported.push_back({SwapEvent{kind, buffer.address, bytes, 0, 0, on_demand, sequence}, start, end});
+}
+
+void SwapSpace::Impl::time_reported(size_t keep) {
+  while (reported.size() > keep) {
+    Reported r = reported.front();
+    reported.pop_front();
+    float from_origin = 0, duration = 0;
+    if (api.event_elapsed_time(&from_origin, origin, r.start) == CUDA_SUCCESS &&
+        api.event_elapsed_time(&duration, r.start, r.end) == CUDA_SUCCESS) {
+      r.event.start_ns = static_cast<uint64_t>(std::max(0.0, static_cast<double>(from_origin) * 1e6));
+      r.event.end_ns =
+          r.event.start_ns + static_cast<uint64_t>(std::max(0.0, static_cast<double>(duration) * 1e6));
+    }
+    events.give(r.start);
+    events.give(r.end);
+    finished.push_back(r.event);
   }
-  return event;
 }
 
 }  // namespace tidepool::runtime

@@ -39,6 +39,10 @@ SwapSpace::Impl::Impl(const DriverApi& driver, CUcontext context, uint64_t pinne
           "cuMemGetAllocationGranularity");
   granularity = minimum;
   require(api.stream_create(&copy_stream, CU_STREAM_NON_BLOCKING), "cuStreamCreate");
+  if (const CUresult created = api.stream_create(&in_stream, CU_STREAM_NON_BLOCKING); created != CUDA_SUCCESS) {
+    api.stream_destroy(copy_stream);
+    require(created, "cuStreamCreate");
+  }
   origin = events.take();
   scratch = events.take();
   const CUresult recorded = origin != nullptr && scratch != nullptr ? api.event_record(origin, copy_stream)
@@ -47,6 +51,7 @@ SwapSpace::Impl::Impl(const DriverApi& driver, CUcontext context, uint64_t pinne
     events.give(origin);
     events.give(scratch);
     api.stream_destroy(copy_stream);
+    api.stream_destroy(in_stream);
     require(recorded, "cuEventCreate/cuEventRecord");
   }
   publish_index();
@@ -55,15 +60,21 @@ SwapSpace::Impl::Impl(const DriverApi& driver, CUcontext context, uint64_t pinne
 SwapSpace::Impl::~Impl() {
   const std::lock_guard lock(mutex);
   api.stream_synchronize(copy_stream);
+  api.stream_synchronize(in_stream);
   finish_completed();
   finish_releases(true);
   for (auto& [address, buffer] : buffers) {
     for (CUevent fence : buffer->fences) events.give(fence);
     drop_host(*buffer);  // live buffers stay mapped (the process is ending); swapped-out ones stay out
   }
+  for (const Reported& r : reported) {
+    events.give(r.start);
+    events.give(r.end);
+  }
   events.give(origin);
   events.give(scratch);
   api.stream_destroy(copy_stream);
+  api.stream_destroy(in_stream);
 }
 
 SwapSpace::SwapSpace(const DriverApi& api, CUcontext context, uint64_t pinned_limit_bytes)
@@ -209,10 +220,41 @@ uint64_t SwapSpace::evict(uint64_t bytes) {
   return s.evict(bytes, nullptr);
 }
 
-std::vector<SwapEvent> SwapSpace::poll() {
+bool SwapSpace::finish_swap_out(CUdeviceptr address) {
   Impl& s = *impl_;
   const std::lock_guard lock(s.mutex);
   s.finish_completed();
+  SwapBuffer* buffer = s.lookup(address);
+  if (buffer == nullptr || buffer->residency != Residency::leaving) return false;
+  if (s.api.event_synchronize(buffer->latest_copy) != CUDA_SUCCESS) return false;
+  s.finish_completed();
+  return buffer->residency == Residency::out;
+}
+
+void SwapSpace::set_report_lag(size_t transfers) {
+  Impl& s = *impl_;
+  const std::lock_guard lock(s.mutex);
+  s.report_lag = transfers;
+}
+
+void SwapSpace::set_sequence_source(uint64_t (*source)()) {
+  Impl& s = *impl_;
+  const std::lock_guard lock(s.mutex);
+  s.sequence_source = source;
+}
+
+uint64_t SwapSpace::trim() {
+  Impl& s = *impl_;
+  const std::lock_guard lock(s.mutex);
+  s.finish_completed();
+  return s.physical.release_all();
+}
+
+std::vector<SwapEvent> SwapSpace::poll(bool everything) {
+  Impl& s = *impl_;
+  const std::lock_guard lock(s.mutex);
+  s.finish_completed();
+  s.time_reported(everything ? 0 : s.report_lag);
   return std::exchange(s.finished, {});
 }
 

@@ -1,13 +1,13 @@
 // The swap space: device buffers that tidepool may move to host memory and back without their
 // address ever changing. Each buffer has its own virtual address reservation at the driver's
 // granularity (cuMemAddressReserve + cuMemCreate + cuMemMap + cuMemSetAccess); swapping out copies
-// it into pooled pinned host memory on a copy stream, then unmaps its physical memory (kept for
+// it into pooled pinned host memory on the out copy stream, then unmaps its physical memory (kept for
 // reuse by the next swap-in or allocation of the same rounded size rather than released);
 // swapping in maps physical memory at the same address again, grants access, and copies back.
 //
 // Ordering. A swap-out starts after the work already queued on every stream that touched the
 // buffer since it was last resident (events recorded on those streams; the copy stream waits on
-// them). A swap-in's copy is on a copy stream; the consumer stream waits on its event
+// them). A swap-in's copy is on the in copy stream; the consumer stream waits on its event
 // (ensure_resident). Nothing is ever issued on a stream that is capturing: callers never pass one.
 //
 // Threading: every member may be called from any thread; it takes an internal lock, except the
@@ -58,6 +58,9 @@ struct SwapEvent {
   uint64_t start_ns = 0;
   uint64_t end_ns = 0;
   bool on_demand = false;
+  // Where the device memory went (swap-out, eviction: its unmap) or came back (swap-in: its map)
+  // in the caller's order of events (set_sequence_source); 0 without a source.
+  uint64_t sequence = 0;
 };
 
 class SwapSpace {
@@ -115,9 +118,26 @@ class SwapSpace {
   // work uses (least recently used first); synchronous. Returns the bytes freed (may be less).
   uint64_t evict(uint64_t bytes);
 
+  // Waits until the queued swap-out of the buffer holding `address` has completed and its memory
+  // is unmapped (what a plan's release_before_op assumes), finishing the transfers before it.
+  // True when the buffer is out afterwards; false (nothing waited for) when it is not leaving.
+  bool finish_swap_out(CUdeviceptr address);
+
+  // Gives the unmapped physical memory kept for reuse back to the driver at once, waiting for
+  // nothing; returns the bytes released.
+  uint64_t trim();
+
   // Finishes swap-outs whose copies have completed (unmap, keep the physical memory for reuse)
-  // and returns the transfers finished since the last call. Cheap when nothing is in flight.
-  std::vector<SwapEvent> poll();
+  // and returns the transfers finished since the last call, less the latest `report_lag` of them
+  // unless `everything` (they come with a later call). Cheap when nothing is in flight.
+  std::vector<SwapEvent> poll(bool everything = false);
+  // How many finished transfers poll() holds back before asking their times (default 0). Asking
+  // an event's time may move the host's clock to it (simcuda's simulated clock does), so timing
+  // each transfer as soon as it is done would stall the program on it; older ones cost nothing.
+  void set_report_lag(size_t transfers);
+  // Called, under the swap space's lock, at each unmap and map of a swap to number it among the
+  // caller's events (the trace's sequence numbers), so that late reports still land in place.
+  void set_sequence_source(uint64_t (*source)());
 
   SwapStats stats() const;
 

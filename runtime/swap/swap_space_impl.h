@@ -35,8 +35,12 @@ struct SwapSpace::Impl {
   void set_residency(SwapBuffer& buffer, Residency residency);
   void drop_host(SwapBuffer& buffer);
   bool take_pinned(SwapBuffer& buffer);
-  SwapEvent timed(SwapEvent::Kind kind, const SwapBuffer& buffer, CUevent start, CUevent end, uint64_t bytes,
-                  bool on_demand) const;
+  // A finished transfer for poll(); takes `start` and `end` (timed later, then given back).
+  void report(SwapEvent::Kind kind, const SwapBuffer& buffer, CUevent start, CUevent end, uint64_t bytes,
+              bool on_demand, uint64_t sequence);
+  uint64_t next_sequence() const { return sequence_source != nullptr ? sequence_source() : 0; }
+  // Times all but the latest `keep` reported transfers into `finished`.
+  void time_reported(size_t keep);
 
   // Device memory.
   CUresult map(SwapBuffer& buffer, bool rescue);
@@ -77,12 +81,21 @@ struct SwapSpace::Impl {
   EventPool events{api};
   PinnedPool pinned;
   PhysicalCache physical;
-  CUstream copy_stream = nullptr;
+  CUstream copy_stream = nullptr;  // device to host: swap-outs and evictions
+  CUstream in_stream = nullptr;    // host to device: swap-ins, so that they never queue behind a swap-out
   CUevent origin = nullptr;   // recorded on the copy stream at construction: time zero of SwapEvents
   CUevent scratch = nullptr;  // recorded on a user stream and waited on at once
   std::map<CUdeviceptr, std::unique_ptr<SwapBuffer>> buffers;  // by base address
   std::vector<std::unique_ptr<SwapBuffer>> releasing;          // released, waiting for their work
   std::deque<Transfer> in_flight;
+  struct Reported {
+    SwapEvent event;
+    CUevent start = nullptr;
+    CUevent end = nullptr;
+  };
+  std::deque<Reported> reported;  // finished, not timed yet
+  size_t report_lag = 0;
+  uint64_t (*sequence_source)() = nullptr;
   std::vector<SwapEvent> finished;
   std::atomic<uint64_t> use_clock{0};
   std::shared_ptr<const std::vector<IndexEntry>> index;  // the buffers, for the fast path

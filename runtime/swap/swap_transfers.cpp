@@ -1,5 +1,5 @@
-// Swapping out and in on the copy stream, ordered after the buffers' users, and finishing the
-// transfers that completed (unmapping what left, making resident what came back).
+// Swapping out and in on the two copy streams (one per direction), ordered after the buffers'
+// users, and finishing the transfers that completed (unmapping what left, making resident what came back).
 #include <algorithm>
 
 #include "runtime/swap/swap_space_impl.h"
@@ -32,6 +32,9 @@ bool SwapSpace::Impl::start_swap_out(SwapBuffer& buffer, bool copy_out) {
   CUevent end = events.take();
   CUresult r = start != nullptr && end != nullptr ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY;
   if (r == CUDA_SUCCESS) r = order_copy_stream_after_users(buffer);
+  // Still arriving: the copy back (on the other stream) must land before this copies or unmaps.
+  if (r == CUDA_SUCCESS && buffer.residency == Residency::arriving)
+    r = api.stream_wait_event(copy_stream, buffer.latest_copy, 0);
   if (r == CUDA_SUCCESS) r = api.event_record(start, copy_stream);
   if (r == CUDA_SUCCESS && copy)
     r = api.memcpy_dtoh_async(buffer.host.data(), buffer.address, buffer.bytes, copy_stream);
@@ -61,21 +64,21 @@ CUresult SwapSpace::Impl::start_swap_in(SwapBuffer& buffer, bool on_demand) {
   CUevent start = events.take();
   CUevent end = events.take();
   CUresult r = start != nullptr && end != nullptr ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY;
-  if (r == CUDA_SUCCESS) r = api.event_record(start, copy_stream);
-  if (r == CUDA_SUCCESS) r = api.memcpy_htod_async(buffer.address, buffer.host.data(), buffer.bytes, copy_stream);
-  if (r == CUDA_SUCCESS) r = api.event_record(end, copy_stream);
+  if (r == CUDA_SUCCESS) r = api.event_record(start, in_stream);
+  if (r == CUDA_SUCCESS) r = api.memcpy_htod_async(buffer.address, buffer.host.data(), buffer.bytes, in_stream);
+  if (r == CUDA_SUCCESS) r = api.event_record(end, in_stream);
   if (r != CUDA_SUCCESS) {
     ++counts.failures;
     events.give(start);
     events.give(end);
-    api.stream_synchronize(copy_stream);  // a copy may have been queued before the failure
+    api.stream_synchronize(in_stream);  // a copy may have been queued before the failure
     unmap(buffer, true);
     return r;
   }
   set_residency(buffer, Residency::arriving);
   ++buffer.transfers;
   buffer.latest_copy = end;
-  in_flight.push_back({&buffer, SwapEvent::Kind::swap_in, start, end, buffer.bytes, on_demand});
+  in_flight.push_back({&buffer, SwapEvent::Kind::swap_in, start, end, buffer.bytes, on_demand, next_sequence()});
   return CUDA_SUCCESS;
 }
 
@@ -104,10 +107,17 @@ void SwapSpace::Impl::claim_in_flight(SwapBuffer& buffer, std::optional<CUstream
     api.event_synchronize(buffer.latest_copy);
 }
 
+// The two streams complete out of order between them, so every transfer is asked; one buffer's
+// transfers still finish in the order they were queued (a swap-out of an arriving buffer waits for
+// its copy back, and a swap-in starts only once the buffer is out).
 void SwapSpace::Impl::finish_completed() {
-  while (!in_flight.empty() && api.event_query(in_flight.front().end) == CUDA_SUCCESS) {
-    const Transfer transfer = in_flight.front();
-    in_flight.pop_front();
+  for (auto it = in_flight.begin(); it != in_flight.end();) {
+    if (api.event_query(it->end) != CUDA_SUCCESS) {
+      ++it;
+      continue;
+    }
+    const Transfer transfer = *it;
+    it = in_flight.erase(it);
     complete(transfer);
   }
   if (!releasing.empty()) finish_releases(false);
@@ -117,6 +127,7 @@ void SwapSpace::Impl::complete(const Transfer& transfer) {
   SwapBuffer& buffer = *transfer.buffer;
   --buffer.transfers;
   const bool latest = buffer.latest_copy == transfer.end;
+  bool reported_it = false;
   if (latest) buffer.latest_copy = nullptr;
   if (transfer.kind == SwapEvent::Kind::swap_out) {
     if (latest && buffer.residency == Residency::leaving && !buffer.released) {
@@ -125,7 +136,8 @@ void SwapSpace::Impl::complete(const Transfer& transfer) {
         set_residency(buffer, Residency::out);
         ++counts.swap_outs;
         counts.bytes_out += transfer.bytes;
-        finished.push_back(timed(transfer.kind, buffer, transfer.start, transfer.end, transfer.bytes, false));
+        report(transfer.kind, buffer, transfer.start, transfer.end, transfer.bytes, false, next_sequence());
+        reported_it = true;
       } else {
         ++counts.failures;  // still mapped with its data: it stays, and may be written from now on
         buffer.host.valid = false;
@@ -136,16 +148,21 @@ void SwapSpace::Impl::complete(const Transfer& transfer) {
     if (latest && buffer.residency == Residency::arriving) set_residency(buffer, Residency::resident);
     ++(transfer.on_demand ? counts.on_demand_swap_ins : counts.swap_ins);
     counts.bytes_in += transfer.bytes;
-    finished.push_back(timed(transfer.kind, buffer, transfer.start, transfer.end, transfer.bytes, transfer.on_demand));
+    report(transfer.kind, buffer, transfer.start, transfer.end, transfer.bytes, transfer.on_demand,
+           transfer.sequence);
+    reported_it = true;
     if (buffer.host.pageable != nullptr && buffer.transfers == 0) drop_host(buffer);  // heap copies are rescue only
   }
-  events.give(transfer.start);
-  events.give(transfer.end);
+  if (!reported_it) {
+    events.give(transfer.start);
+    events.give(transfer.end);
+  }
 }
 
 void SwapSpace::Impl::finish_releases(bool wait) {
   if (wait && std::any_of(releasing.begin(), releasing.end(), [](const auto& b) { return b->transfers > 0; })) {
     api.stream_synchronize(copy_stream);
+    api.stream_synchronize(in_stream);
     while (!in_flight.empty()) {
       const Transfer transfer = in_flight.front();
       in_flight.pop_front();

@@ -7,7 +7,7 @@
 
 namespace tidepool::intercept {
 
-void note_pointer(const runtime::LiveAllocations::Reader& live, uint64_t word, std::vector<trace::Access>& out) {
+void note_pointer(runtime::LiveAllocations::Reader& live, uint64_t word, std::vector<trace::Access>& out) {
   const auto hit = live.find(word);
   if (!hit) return;
   for (trace::Access& a : out) {
@@ -24,7 +24,7 @@ bool scan_kernel_params(const runtime::LiveAllocations& map, const FunctionInfo&
                         std::vector<trace::Access>& out) {
   if (!info.layout_known) return false;
   if (params == nullptr) return info.params.empty();
-  const runtime::LiveAllocations::Reader live(map);
+  runtime::LiveAllocations::Reader live(map);
   for (size_t i = 0; i < info.params.size(); ++i) {
     const ParamSlot& slot = info.params[i];
     const auto* bytes = static_cast<const uint8_t*>(params[i]);
@@ -41,7 +41,7 @@ bool scan_kernel_params(const runtime::LiveAllocations& map, const FunctionInfo&
 
 void scan_packed(const runtime::LiveAllocations& map, const void* bytes, uint64_t size, std::vector<trace::Access>& out) {
   if (bytes == nullptr || size < 8) return;
-  const runtime::LiveAllocations::Reader live(map);
+  runtime::LiveAllocations::Reader live(map);
   const auto* p = static_cast<const uint8_t*>(bytes);
   for (uint64_t at = 0; at + 8 <= size; at += 8) {
     uint64_t word;

@@ -14,7 +14,7 @@ namespace tidepool::intercept {
 
 // Adds the allocation `word` points into to `out` (one entry per allocation: the lowest offset,
 // interior when any pointer was past the first byte).
-void note_pointer(const runtime::LiveAllocations::Reader& live, uint64_t word, std::vector<trace::Access>& out);
+void note_pointer(runtime::LiveAllocations::Reader& live, uint64_t word, std::vector<trace::Access>& out);
 
 // Scans the parameters given as kernelParams (one pointer per parameter, layout from `info`).
 // Returns false when the layout is unknown (nothing scanned).

@@ -7,12 +7,19 @@
 namespace tidepool::runtime {
 namespace {
 
+uint64_t next_generation() {
+  static std::atomic<uint64_t> generations{1};
+  return generations.fetch_add(1, std::memory_order_relaxed);
+}
+
 auto first_ending_after(std::vector<LiveRange>& ranges, uint64_t address) {
   return std::partition_point(ranges.begin(), ranges.end(),
                               [&](const LiveRange& r) { return r.base + r.size <= address; });
 }
 
 }  // namespace
+
+LiveAllocations::LiveAllocations() : generation_(next_generation()) {}
 
 void LiveAllocations::add(const LiveRange& range) {
   const std::unique_lock lock(mutex_);
@@ -21,7 +28,7 @@ void LiveAllocations::add(const LiveRange& range) {
   while (last != ranges_.end() && last->base < range.base + std::max<uint64_t>(range.size, 1)) ++last;
   first = ranges_.erase(first, last);
   ranges_.insert(first, range);
-  update_bounds();
+  changed();
 }
 
 std::optional<LiveRange> LiveAllocations::remove(uint64_t base) {
@@ -30,24 +37,25 @@ std::optional<LiveRange> LiveAllocations::remove(uint64_t base) {
   if (it == ranges_.end() || it->base != base) return std::nullopt;
   LiveRange removed = *it;
   ranges_.erase(it);
-  update_bounds();
+  changed();
   return removed;
 }
 
 size_t LiveAllocations::remove_context(uint64_t context) {
   const std::unique_lock lock(mutex_);
   const size_t removed = std::erase_if(ranges_, [&](const LiveRange& r) { return r.context == context; });
-  update_bounds();
+  changed();
   return removed;
 }
 
 void LiveAllocations::remove_within(uint64_t base, uint64_t size) {
   const std::unique_lock lock(mutex_);
   std::erase_if(ranges_, [&](const LiveRange& r) { return r.base >= base && r.base + r.size <= base + size; });
-  update_bounds();
+  changed();
 }
 
-void LiveAllocations::update_bounds() {
+void LiveAllocations::changed() {
+  generation_.store(next_generation(), std::memory_order_release);
   low_.store(ranges_.empty() ? 0 : ranges_.front().base, std::memory_order_relaxed);
   high_.store(ranges_.empty() ? 0 : ranges_.back().base + std::max<uint64_t>(ranges_.back().size, 1),
               std::memory_order_relaxed);
@@ -56,6 +64,13 @@ void LiveAllocations::update_bounds() {
 std::optional<Hit> LiveAllocations::find(uint64_t address) const {
   const std::shared_lock lock(mutex_);
   return find_locked(address);
+}
+
+std::optional<Hit> LiveAllocations::Reader::find_and_cache(live_allocations_detail::CachedAnswer& slot,
+                                                            uint64_t address) {
+  if (!lock_.owns_lock()) lock_.lock();
+  slot = {&map_, generation_, address, map_.find_locked(address)};
+  return slot.hit;
 }
 
 std::optional<Hit> LiveAllocations::find_locked(uint64_t address) const {

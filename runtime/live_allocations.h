@@ -1,10 +1,13 @@
 // The map of live allocations: which allocation (and offset) an address falls in. Hooks add and
 // remove entries at allocation and free; launches look every parameter word up, copies their
-// ranges. Read-mostly: lookups share a reader lock and take it once per launch (Reader), writers
-// hold it exclusively. Entries are a sorted vector (no allocation per lookup, none per insert
-// once it has grown).
+// ranges. Read-mostly: writers hold a lock exclusively and advance a generation; a Reader (one
+// launch's scan) first asks a small per-thread cache of answers given at the current generation,
+// and only on a miss takes the shared lock (once per Reader) and searches. A program that launches
+// the same kernels on the same buffers between allocations therefore scans without any lock.
+// Entries are a sorted vector (no allocation per lookup, none per insert once it has grown).
 #pragma once
 
+#include <array>
 #include <atomic>
 #include <cstdint>
 #include <optional>
@@ -31,8 +34,28 @@ struct Hit {
   uint64_t offset = 0;
 };
 
+class LiveAllocations;
+
+namespace live_allocations_detail {
+// One thread's recent answers, direct-mapped by address. An entry answers only for the map and
+// generation it was found at; generation 0 never occurs, so empty entries never answer.
+struct CachedAnswer {
+  const LiveAllocations* map = nullptr;
+  uint64_t generation = 0;
+  uint64_t address = 0;
+  std::optional<Hit> hit;
+};
+
+inline CachedAnswer& cache_slot(uint64_t address) {
+  thread_local std::array<CachedAnswer, 64> cache;
+  // Fibonacci hashing (the top 6 bits): buffers a power of two apart land in different slots.
+  return cache[(address * 0x9E3779B97F4A7C15ull) >> 58];
+}
+}  // namespace live_allocations_detail
+
 class LiveAllocations {
  public:
+  LiveAllocations();
   // Adds [base, base + size); a range overlapping live ones replaces them (the driver reused the
   // address, so they are gone).
   void add(const LiveRange& range);
@@ -51,22 +74,32 @@ class LiveAllocations {
     return address >= low_.load(std::memory_order_relaxed) && address < high_.load(std::memory_order_relaxed);
   }
 
-  // Many lookups under one shared lock (a launch's parameter scan).
+  // Many lookups as of one generation of the map (a launch's parameter scan): answers come from
+  // the thread's cache, or under one shared lock taken at the first miss.
   class Reader {
    public:
-    explicit Reader(const LiveAllocations& map) : map_(map), lock_(map.mutex_) {}
-    std::optional<Hit> find(uint64_t address) const { return map_.find_locked(address); }
+    explicit Reader(const LiveAllocations& map)
+        : map_(map), generation_(map.generation_.load(std::memory_order_acquire)), lock_(map.mutex_, std::defer_lock) {}
+    std::optional<Hit> find(uint64_t address) {
+      auto& slot = live_allocations_detail::cache_slot(address);
+      if (slot.address == address && slot.generation == generation_ && slot.map == &map_) return slot.hit;
+      return find_and_cache(slot, address);
+    }
 
    private:
+    std::optional<Hit> find_and_cache(live_allocations_detail::CachedAnswer& slot, uint64_t address);
+
     const LiveAllocations& map_;
+    uint64_t generation_;
     std::shared_lock<std::shared_mutex> lock_;
   };
 
  private:
   std::optional<Hit> find_locked(uint64_t address) const;
 
-  void update_bounds();
+  void changed();  // caller holds the lock exclusively
 
+  std::atomic<uint64_t> generation_;  // unique across maps: a cached answer names one map's state
   std::atomic<uint64_t> low_{0}, high_{0};
   mutable std::shared_mutex mutex_;
   std::vector<LiveRange> ranges_;  // sorted by base, disjoint

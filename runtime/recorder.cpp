@@ -6,6 +6,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <condition_variable>
 #include <ctime>
@@ -21,6 +22,7 @@
 
 #include "analyzer/trace/codec.h"
 #include "analyzer/trace/writer.h"
+#include "runtime/event_chunks.h"
 #include "runtime/loaded_modules.h"
 #include "runtime/settings.h"
 #include "runtime/trace_file.h"
@@ -30,6 +32,7 @@ namespace tidepool::runtime {
 namespace {
 
 constexpr auto kFlushPeriod = std::chrono::milliseconds(200);
+constexpr size_t kChunksReady = 4;  // event chunks kept ready for recording threads
 
 uint64_t monotonic_ns() {
   timespec t{};
@@ -41,11 +44,6 @@ uint32_t this_thread_id() {
   static thread_local const auto tid = static_cast<uint32_t>(syscall(SYS_gettid));
   return tid;
 }
-
-struct ThreadBuffer {
-  std::mutex mutex;
-  std::vector<uint8_t> bytes;
-};
 
 uint64_t hash_frames(std::span<const uint64_t> frames) {
   uint64_t h = 1469598103934665603ull;
@@ -80,16 +78,19 @@ class RecorderImpl {
     append(event);
   }
 
+  // Encodes into a reused scratch buffer of the thread, then copies into its chunk: neither
+  // allocates once warm. A record that finds no memory is dropped: the program's comes first.
   template <class Record>
   void append(const Record& record) {
-    ThreadBuffer& buffer = this_thread_buffer();
-    const std::lock_guard lock(buffer.mutex);
-    const size_t before = buffer.bytes.size();
+    thread_local std::vector<uint8_t> scratch;
+    scratch.clear();
     try {
-      trace::encode(buffer.bytes, record);
+      trace::encode(scratch, record);
     } catch (const std::bad_alloc&) {
-      buffer.bytes.resize(before);  // dropped: the program's memory comes first
+      return;
     }
+    // A full chunk wakes the writer, which recycles it and readies the next ones.
+    if (this_thread_events().append(scratch) == ThreadEvents::Appended::into_next) wake_.notify_one();
   }
 
   uint32_t intern(std::string_view text) {
@@ -145,12 +146,12 @@ class RecorderImpl {
   void abandon_in_child() { close(fd_); }
 
  private:
-  ThreadBuffer& this_thread_buffer() {
-    thread_local std::shared_ptr<ThreadBuffer> mine;
+  ThreadEvents& this_thread_events() {
+    thread_local std::shared_ptr<ThreadEvents> mine;
     if (!mine) {
-      mine = std::make_shared<ThreadBuffer>();
+      mine = std::make_shared<ThreadEvents>(pool_);
       const std::lock_guard lock(registry_mutex_);
-      buffers_.push_back(mine);
+      threads_.push_back(mine);
     }
     return *mine;
   }
@@ -158,7 +159,8 @@ class RecorderImpl {
   void run() {
     std::unique_lock lock(wake_mutex_);
     while (!stopping_) {
-      wake_.wait_for(lock, kFlushPeriod, [this] { return stopping_; });
+      pool_.keep_ready(kChunksReady);
+      wake_.wait_for(lock, kFlushPeriod);
       if (stopping_) break;
       lock.unlock();
       flush_now();
@@ -172,23 +174,23 @@ class RecorderImpl {
   }
 
   void drain_locked() {
-    std::vector<std::shared_ptr<ThreadBuffer>> buffers;
+    std::vector<std::shared_ptr<ThreadEvents>> threads;
     {
       const std::lock_guard lock(registry_mutex_);
-      // Buffers of threads that ended (only the registry still holds them) go once empty.
-      std::erase_if(buffers_, [](const auto& b) { return b.use_count() == 1 && b->bytes.empty(); });
-      buffers = buffers_;
+      threads = threads_;
     }
     write_new_modules();
-    for (const auto& buffer : buffers) {
-      {
-        const std::lock_guard lock(buffer->mutex);
-        std::swap(buffer->bytes, scratch_);
-      }
-      if (!scratch_.empty()) writer_.append_encoded(scratch_);
-      scratch_.clear();
+    std::vector<const ThreadEvents*> finished;
+    for (const auto& thread : threads) {
+      const bool all_read = thread->drain([this](std::span<const uint8_t> bytes) { writer_.append_encoded(bytes); });
+      // A thread that ended (only the registry and this list hold it) goes once read to the end.
+      if (all_read && thread.use_count() == 2) finished.push_back(thread.get());
     }
     writer_.flush();
+    if (finished.empty()) return;
+    threads.clear();
+    const std::lock_guard lock(registry_mutex_);
+    std::erase_if(threads_, [&](const auto& t) { return std::ranges::find(finished, t.get()) != finished.end(); });
   }
 
   void write_new_modules() {
@@ -209,9 +211,9 @@ class RecorderImpl {
   std::condition_variable wake_;
   bool stopping_ = false;
   std::mutex drain_mutex_;  // one drain at a time (writer thread, flush, stop)
+  ChunkPool pool_;
   std::mutex registry_mutex_;
-  std::vector<std::shared_ptr<ThreadBuffer>> buffers_;
-  std::vector<uint8_t> scratch_;
+  std::vector<std::shared_ptr<ThreadEvents>> threads_;
   uint64_t module_count_ = 0;
   std::set<std::pair<std::string, uint64_t>> seen_modules_;
   std::mutex strings_mutex_;

@@ -1,5 +1,8 @@
 // The interval map of live allocations: base and interior lookups, boundaries, replacement of
 // ranges the driver reused, context destruction and VMM unmapping.
+#include <atomic>
+#include <thread>
+
 #include <gtest/gtest.h>
 
 #include "runtime/live_allocations.h"
@@ -68,11 +71,50 @@ TEST(LiveAllocations, DestroyingAContextForgetsItsRanges) {
 TEST(LiveAllocations, ManyLookupsUnderOneReader) {
   LiveAllocations map;
   for (uint64_t i = 0; i < 100; ++i) map.add(range(0x100000 + i * 0x1000, 0x800, i + 1));
-  const LiveAllocations::Reader reader(map);
+  LiveAllocations::Reader reader(map);
   for (uint64_t i = 0; i < 100; ++i) {
     EXPECT_EQ(reader.find(0x100000 + i * 0x1000 + 0x7ff)->alloc_id, i + 1);
     EXPECT_FALSE(reader.find(0x100000 + i * 0x1000 + 0x800));
   }
+}
+
+// A reader answers from the thread's cache only what the map still says: after a free, an
+// allocation at the same address, or in another map, the lookup is made again.
+TEST(LiveAllocations, CachedAnswersFollowTheMap) {
+  LiveAllocations map;
+  map.add(range(0x1000, 0x100, 1));
+  for (int i = 0; i < 2; ++i) EXPECT_EQ(LiveAllocations::Reader(map).find(0x1010)->alloc_id, 1u);
+  ASSERT_TRUE(map.remove(0x1000));
+  EXPECT_FALSE(LiveAllocations::Reader(map).find(0x1010));
+  map.add(range(0x1000, 0x100, 2));
+  EXPECT_EQ(LiveAllocations::Reader(map).find(0x1010)->alloc_id, 2u);
+  LiveAllocations other;
+  other.add(range(0x1000, 0x100, 3));
+  EXPECT_EQ(LiveAllocations::Reader(other).find(0x1010)->alloc_id, 3u);
+  EXPECT_EQ(LiveAllocations::Reader(map).find(0x1010)->alloc_id, 2u);
+}
+
+// Lookups in one thread while another allocates and frees: every answer is one the map gave at
+// some moment (the buffer at that address, or none), never another's.
+TEST(LiveAllocations, ReadersRaceWritersSafely) {
+  LiveAllocations map;
+  std::atomic<bool> stop{false};
+  std::thread writer([&] {
+    for (uint64_t i = 0; i < 20000; ++i) {
+      map.add(range(0x1000, 0x100, 1));
+      map.remove(0x1000);
+    }
+    stop = true;
+  });
+  while (!stop) {
+    const auto hit = LiveAllocations::Reader(map).find(0x1010);
+    if (hit) {
+      EXPECT_EQ(hit->alloc_id, 1u);
+      EXPECT_EQ(hit->offset, 0x10u);
+    }
+  }
+  writer.join();
+  EXPECT_FALSE(LiveAllocations::Reader(map).find(0x1010));
 }
 
 }  // namespace

@@ -13,7 +13,6 @@ CUresult host_func(CUstream handle, CUhostFn fn, void* user_data, bool per_threa
   Stream* stream = nullptr;
   if (const CUresult r = resolve_stream(handle, per_thread, stream); r != CUDA_SUCCESS) return r;
   if (const CUresult r = capture_gate(stream, false); r != CUDA_SUCCESS) return r;
-  if (const CUresult r = capture_gate(stream, false); r != CUDA_SUCCESS) return r;
   enqueue(*stream, Engine::none, 0, [fn, user_data](Op&) { fn(user_data); });
   return CUDA_SUCCESS;
 }

@@ -1,7 +1,9 @@
 // The program `tidepool bench overhead` runs with and without libtidepool.so preloaded: it times
-// cuLaunchKernel with 8 pointer parameters and cuMemAlloc/cuMemFree pairs on simcuda (CPU time of
-// the calling thread) and prints one line:
-// "<kernel> <pointer params> <ns per launch> <ns per alloc/free pair>".
+// cuLaunchKernel with 8 pointer parameters, cuMemAlloc/cuMemFree pairs, and optionally the pairs
+// of a repeating loop that tidepool --optimize serves from its plan, on simcuda (CPU time of the
+// calling thread), and prints one line:
+// "<kernel> <pointer params> <ns per launch> <ns per alloc/free pair> <ns per allocation> <ns per
+// free>", the last two from the repeating loop.
 #include <cuda.h>
 
 #include <algorithm>
@@ -101,11 +103,59 @@ double time_alloc_pairs(long count) {
   return (now_ns() - start) / static_cast<double>(count);
 }
 
+// CPU time one now_ns() call adds to a timed span (subtracted from fine-grained spans).
+double clock_cost_ns() {
+  constexpr int kCalls = 1000;
+  const double start = now_ns();
+  for (int i = 0; i < kCalls; ++i) now_ns();
+  return (now_ns() - start) / kCalls;
+}
+
+// CPU time per allocation and per free, each the fastest over windows of steps.
+struct PlannedTimes {
+  double alloc_ns = 0;
+  double free_ns = 0;
+};
+
+// A training-like step that repeats exactly: four buffers of different sizes, one launch that
+// uses them, frees in reverse; tidepool --optimize can plan it and serve it from its arena. Only
+// the allocation and free calls are timed, in windows of kWindow steps; the fastest window counts
+// (the last ones run under the plan, once it is installed).
+PlannedTimes time_planned_steps(const Kernel& k, const std::array<CUdeviceptr, 8>& persistent, long steps) {
+  constexpr std::array<size_t, 4> kSizes = {1 << 20, 2 << 20, 512 << 10, 3 << 20};
+  constexpr long kWindow = 256;
+  PlannedTimes best;
+  if (k.pointers != 8) return best;  // needs simcuda's 8-pointer kernel: not measured
+  const double clock_ns = clock_cost_ns();
+  std::array<CUdeviceptr, 8> args = persistent;
+  void* params[8];
+  for (size_t i = 0; i < 8; ++i) params[i] = &args[i];
+  for (long done = 0; done < steps; done += kWindow) {
+    double allocating = 0, freeing = 0;
+    for (long i = 0; i < kWindow; ++i) {
+      double start = now_ns();
+      for (size_t b = 0; b < kSizes.size(); ++b) check(cuMemAlloc(&args[b], kSizes[b]), "cuMemAlloc");
+      allocating += now_ns() - start - clock_ns;
+      check(cuLaunchKernel(k.function, 1, 1, 1, 32, 1, 1, 0, nullptr, params, nullptr), "launch");
+      start = now_ns();
+      for (size_t b = kSizes.size(); b-- > 0;) check(cuMemFree(args[b]), "cuMemFree");
+      freeing += now_ns() - start - clock_ns;
+    }
+    const auto calls = static_cast<double>(kWindow * kSizes.size());
+    if (best.alloc_ns == 0 || allocating / calls < best.alloc_ns) best.alloc_ns = allocating / calls;
+    if (best.free_ns == 0 || freeing / calls < best.free_ns) best.free_ns = freeing / calls;
+  }
+  check(cuCtxSynchronize(), "cuCtxSynchronize");
+  return best;
+}
+
 }  // namespace
 
+// Arguments: launches, alloc/free pairs, steps of the repeating loop; 0 skips one (and prints 0).
 int main(int argc, char** argv) {
   const long launches = argc > 1 ? std::atol(argv[1]) : 100000;
   const long pairs = argc > 2 ? std::atol(argv[2]) : 100000;
+  const long planned = argc > 3 ? std::atol(argv[3]) : 0;
   check(cuInit(0), "cuInit");
   CUcontext context = nullptr;
   check(cuDevicePrimaryCtxRetain(&context, 0), "cuDevicePrimaryCtxRetain");
@@ -116,12 +166,14 @@ int main(int argc, char** argv) {
   const Kernel kernel = find_kernel(module);
   std::array<CUdeviceptr, 8> buffers{};
   for (CUdeviceptr& b : buffers) check(cuMemAlloc(&b, 1 << 20), "cuMemAlloc");
-  // Warm up caches (ours and the driver's) before timing.
-  time_launches(kernel, buffers, 2048);
-  time_alloc_pairs(2048);
-  const double launch_ns = time_launches(kernel, buffers, launches);
-  const double pair_ns = time_alloc_pairs(pairs);
-  std::printf("%s %d %.1f %.1f\n", kernel.name, kernel.pointers, launch_ns, pair_ns);
+  // Warm up caches (ours and the driver's) before timing what is asked for.
+  if (launches > 0) time_launches(kernel, buffers, 2048);
+  if (pairs > 0) time_alloc_pairs(2048);
+  const double launch_ns = launches > 0 ? time_launches(kernel, buffers, launches) : 0.0;
+  const double pair_ns = pairs > 0 ? time_alloc_pairs(pairs) : 0.0;
+  const PlannedTimes steps = planned > 0 ? time_planned_steps(kernel, buffers, planned) : PlannedTimes{};
+  std::printf("%s %d %.1f %.1f %.1f %.1f\n", kernel.name, kernel.pointers, launch_ns, pair_ns, steps.alloc_ns,
+              steps.free_ns);
   for (CUdeviceptr b : buffers) check(cuMemFree(b), "cuMemFree");
   return 0;
 }

@@ -1,9 +1,12 @@
-// `tidepool bench overhead [--launches N] [--pairs N] [--repeat R] [--baseline LIB]`: the time
-// libtidepool.so adds per cuLaunchKernel (8 pointer parameters) and per cuMemAlloc/cuMemFree pair
-// on simcuda. One run times the same probe program without tidepool, and with it (stacks off,
-// stacks on, and stacks off without device timing), best of R runs each, and prints the
-// differences. --baseline also times another libtidepool.so (an older build) in the same run,
-// configurations interleaved, so that before and after are measured under the same load.
+// `tidepool bench overhead [--launches N] [--pairs N] [--steps N] [--repeat R] [--baseline LIB]`:
+// the time libtidepool.so adds per cuLaunchKernel (8 pointer parameters) and per
+// cuMemAlloc/cuMemFree pair on simcuda. One run times the same probe program without tidepool,
+// and with it (stacks off, stacks on, and stacks off without device timing), best of R runs each,
+// and prints the differences. --baseline also times another libtidepool.so (an older build) in
+// the same run, configurations interleaved, so that before and after are measured under the same
+// load. A second table times the allocations and frees of a repeating loop that
+// `--optimize=pool` serves from its plan (the fast path), next to the same loop without tidepool
+// and with tidepool only recording, and says which share of the allocations the plan served.
 #include <CLI/CLI.hpp>
 #include <stdlib.h>
 #include <unistd.h>
@@ -15,9 +18,11 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "commands.h"
+#include "analyzer/trace/reader.h"
 #include "install_paths.h"
 
 namespace tidepool::cli {
@@ -28,6 +33,7 @@ namespace fs = std::filesystem;
 struct OverheadOptions {
   long launches = 200000;
   long pairs = 200000;
+  long steps = 20000;  // of the repeating loop (4 allocations and 4 frees each)
   int repeat = 3;
   std::string baseline;  // another libtidepool.so to time in the same run
 };
@@ -37,6 +43,8 @@ struct Timing {
   int pointers = 0;
   double launch_ns = std::numeric_limits<double>::max();
   double pair_ns = std::numeric_limits<double>::max();
+  double step_alloc_ns = std::numeric_limits<double>::max();  // the repeating loop's calls
+  double step_free_ns = std::numeric_limits<double>::max();
 };
 
 struct Config {
@@ -45,7 +53,11 @@ struct Config {
   bool stacks;
   bool device_timing;
   std::string library;  // empty: this build's libtidepool.so
+  bool optimize_pool = false;
 };
+
+// What the probe times: the launch and pair loops, or the repeating loop only.
+enum class Probe { launches_and_pairs, repeating_loop };
 
 std::string quoted(const std::string& s) {
   std::string out = "'";
@@ -53,8 +65,9 @@ std::string quoted(const std::string& s) {
   return out + "'";
 }
 
-// Runs the probe once in the given configuration; its traces go to a scratch directory.
-Timing run_probe(const Config& config, const OverheadOptions& options, const fs::path& scratch) {
+// Runs the probe once in the given configuration; its traces go to a scratch directory (and
+// plans, under --optimize, to a plan cache there that starts empty).
+Timing run_probe(const Config& config, Probe probe, const OverheadOptions& options, const fs::path& scratch) {
   const InstallPaths paths = install_paths();
   if (!fs::exists(paths.overhead_probe)) throw std::runtime_error("cannot find " + paths.overhead_probe.string());
   std::string command = "LD_LIBRARY_PATH=" + quoted(require_simcuda_dir().string());
@@ -63,40 +76,91 @@ Timing run_probe(const Config& config, const OverheadOptions& options, const fs:
     command += " LD_PRELOAD=" + quoted(library) + " TIDEPOOL_OUTPUT_DIR=" +
                quoted(scratch.string()) + " TIDEPOOL_FORCE=1 TIDEPOOL_STACKS=" + (config.stacks ? "1" : "0") +
                " TIDEPOOL_DEVICE_TIMING=" + (config.device_timing ? "1" : "0");
+    if (config.optimize_pool) {
+      const fs::path cache = scratch / "plans";
+      fs::remove_all(cache);
+      command += " TIDEPOOL_OPTIMIZE=pool TIDEPOOL_PLAN_CACHE=" + quoted(cache.string());
+    }
   }
-  command += " " + quoted(paths.overhead_probe.string()) + " " + std::to_string(options.launches) + " " +
-             std::to_string(options.pairs);
+  const bool loop = probe == Probe::repeating_loop;
+  command += " " + quoted(paths.overhead_probe.string()) + " " + std::to_string(loop ? 0 : options.launches) + " " +
+             std::to_string(loop ? 0 : options.pairs) + " " + std::to_string(loop ? options.steps : 0);
   FILE* out = popen(command.c_str(), "r");
   if (out == nullptr) throw std::runtime_error("cannot run the overhead probe");
   char kernel[128] = {};
   Timing t;
-  const int fields = std::fscanf(out, "%127s %d %lf %lf", kernel, &t.pointers, &t.launch_ns, &t.pair_ns);
+  const int fields = std::fscanf(out, "%127s %d %lf %lf %lf %lf", kernel, &t.pointers, &t.launch_ns, &t.pair_ns,
+                                 &t.step_alloc_ns, &t.step_free_ns);
   const int status = pclose(out);
-  if (fields != 4 || status != 0) throw std::runtime_error("the overhead probe failed (" + command + ")");
+  if (fields != 6 || status != 0) throw std::runtime_error("the overhead probe failed (" + command + ")");
   t.kernel = kernel;
   return t;
 }
 
 // Best of R runs per configuration; each round runs every configuration once, so that a change in
 // the machine's load touches all of them alike.
-std::vector<Timing> best_of(const std::vector<Config>& configs, const OverheadOptions& options,
+std::vector<Timing> best_of(const std::vector<Config>& configs, Probe probe, const OverheadOptions& options,
                             const fs::path& scratch) {
   std::vector<Timing> best(configs.size());
   for (int i = 0; i < options.repeat; ++i) {
     for (size_t c = 0; c < configs.size(); ++c) {
-      const Timing t = run_probe(configs[c], options, scratch);
+      const Timing t = run_probe(configs[c], probe, options, scratch);
       best[c].kernel = t.kernel;
       best[c].pointers = t.pointers;
       best[c].launch_ns = std::min(best[c].launch_ns, t.launch_ns);
       best[c].pair_ns = std::min(best[c].pair_ns, t.pair_ns);
+      best[c].step_alloc_ns = std::min(best[c].step_alloc_ns, t.step_alloc_ns);
+      best[c].step_free_ns = std::min(best[c].step_free_ns, t.step_free_ns);
     }
   }
   return best;
 }
 
+// The share of the program's device allocations that the plan served, from the traces of the
+// --optimize runs left in the scratch directory (the last run's).
+double served_share(const fs::path& scratch) {
+  uint64_t allocations = 0, hits = 0;
+  fs::path latest;
+  for (const auto& entry : fs::directory_iterator(scratch)) {
+    if (entry.path().extension() == ".tpt" &&
+        (latest.empty() || fs::last_write_time(entry.path()) > fs::last_write_time(latest)))
+      latest = entry.path();
+  }
+  if (latest.empty()) return 0;
+  for (const trace::Event& e : trace::read_trace(latest).events) {
+    if (const auto* a = std::get_if<trace::Alloc>(&e.record); a != nullptr && a->kind == trace::AllocKind::device)
+      ++allocations;
+    if (std::holds_alternative<trace::PoolHit>(e.record)) ++hits;
+  }
+  return allocations == 0 ? 0 : static_cast<double>(hits) / static_cast<double>(allocations);
+}
+
+// The repeating loop without tidepool, recorded only, and served from the plan.
+void bench_served_from_plan(const OverheadOptions& options, const fs::path& scratch) {
+  const std::vector<Config> configs = {
+      {"without tidepool", false, false, false, ""},
+      {"tidepool recording, stacks off", true, false, true, ""},
+      {"tidepool --optimize=pool, stacks off", true, false, true, "", true},
+  };
+  for (const auto& entry : fs::directory_iterator(scratch)) fs::remove_all(entry.path());
+  const std::vector<Timing> timings = best_of(configs, Probe::repeating_loop, options, scratch);
+  const double share = served_share(scratch);
+  std::printf("\nthe fast path: a loop of %ld steps (4 allocations of 0.5-3 MiB, one launch, 4 frees), only the allocation "
+              "and free calls timed, fastest window of 256 steps\n",
+              options.steps);
+  std::printf("%-40s %16s %14s\n", "", "ns/allocation", "ns/free");
+  for (size_t i = 0; i < timings.size(); ++i) {
+    std::printf("%-40s %16.1f %14.1f\n", configs[i].label.c_str(), timings[i].step_alloc_ns, timings[i].step_free_ns);
+  }
+  const double served_ns = timings.back().step_alloc_ns;
+  std::printf("served from the plan: %.1f%% of the allocations (last --optimize run's trace)\n", 100 * share);
+  std::printf("target: < 200 ns per allocation served from the plan (%s)\n",
+              share > 0.9 && served_ns < 200 ? "met" : "missed");
+}
+
 void bench_overhead(const OverheadOptions& options) {
-  if (options.launches <= 0 || options.pairs <= 0 || options.repeat <= 0) {
-    throw std::runtime_error("bench overhead: --launches, --pairs and --repeat must be positive");
+  if (options.launches <= 0 || options.pairs <= 0 || options.steps <= 0 || options.repeat <= 0) {
+    throw std::runtime_error("bench overhead: --launches, --pairs, --steps and --repeat must be positive");
   }
   std::string scratch = (fs::temp_directory_path() / "tidepool-bench-overhead-XXXXXX").string();
   if (mkdtemp(scratch.data()) == nullptr) throw std::runtime_error("cannot create a scratch directory");
@@ -112,12 +176,11 @@ void bench_overhead(const OverheadOptions& options) {
   }
   std::vector<Timing> timings;
   try {
-    timings = best_of(configs, options, scratch);
+    timings = best_of(configs, Probe::launches_and_pairs, options, scratch);
   } catch (...) {
     fs::remove_all(scratch);
     throw;
   }
-  fs::remove_all(scratch);
   const Timing& base = timings.front();
   std::printf("tidepool bench overhead: simcuda, kernel %s (%d pointer parameters), %ld launches, %ld alloc/free pairs, best of %d\n",
               base.kernel.c_str(), base.pointers, options.launches, options.pairs, options.repeat);
@@ -136,6 +199,13 @@ void bench_overhead(const OverheadOptions& options) {
   const double pair_added = timings[1].pair_ns - base.pair_ns;
   std::printf("targets, stacks off: < 300 ns added per launch (%s), < 500 ns added per alloc+free pair (%s)\n",
               launch_added < 300 ? "met" : "missed", pair_added < 500 ? "met" : "missed");
+  try {
+    bench_served_from_plan(options, scratch);
+  } catch (...) {
+    fs::remove_all(scratch);
+    throw;
+  }
+  fs::remove_all(scratch);
 }
 
 }  // namespace
@@ -145,6 +215,7 @@ void add_bench_overhead(CLI::App& bench) {
   CLI::App* cmd = bench.add_subcommand("overhead", "Time added per intercepted launch and alloc/free pair (simcuda)");
   cmd->add_option("--launches", options->launches, "Launches timed per run");
   cmd->add_option("--pairs", options->pairs, "Alloc/free pairs timed per run");
+  cmd->add_option("--steps", options->steps, "Steps of the repeating loop served from a plan, per run");
   cmd->add_option("--repeat", options->repeat, "Runs per configuration (the best counts)");
   cmd->add_option("--baseline", options->baseline, "Another libtidepool.so (an older build) to time in the same run")
       ->check(CLI::ExistingFile);

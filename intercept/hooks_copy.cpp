@@ -18,46 +18,49 @@ const void* payload_if_h2d(const trace::Copy& c, uint64_t src) {
   return c.src.alloc_id == 0 && c.dst.alloc_id != 0 ? reinterpret_cast<const void*>(src) : nullptr;
 }
 
+// One side of a 2D or 3D copy as the descriptor gives it: its memory, where it starts (bytes into
+// a row, row, layer), its pitch, and its rows per layer (its own height; 2D copies have one layer).
+struct StridedSide {
+  CUmemorytype type;
+  const void* host;
+  CUarray array;
+  CUdeviceptr device;
+  uint64_t x_bytes, y, z, pitch, layer_rows;
+};
+
+// The bytes a side spans for a copy of `depth` layers of `height` rows of `width` bytes.
+CopySide strided_side(const StridedSide& s, uint64_t width, uint64_t height, uint64_t depth) {
+  const uint64_t base = s.type == CU_MEMORYTYPE_HOST    ? as_u64(s.host)
+                        : s.type == CU_MEMORYTYPE_ARRAY ? handle_u64(s.array)
+                                                        : s.device;
+  const uint64_t start = (s.z * s.layer_rows + s.y) * s.pitch + s.x_bytes;
+  const uint64_t span =
+      depth == 0 || height == 0 ? 0 : ((depth - 1) * s.layer_rows + (height - 1)) * s.pitch + width;
+  return {s.type, base, start, span};
+}
+
 template <class Desc>
 CopySide src_side_3d(const Desc& d) {
-  const uint64_t base = d.srcMemoryType == CU_MEMORYTYPE_HOST    ? as_u64(d.srcHost)
-                        : d.srcMemoryType == CU_MEMORYTYPE_ARRAY ? handle_u64(d.srcArray)
-                                                                 : d.srcDevice;
-  const uint64_t height = d.srcHeight == 0 ? d.Height : d.srcHeight;
-  const uint64_t start = (d.srcZ * height + d.srcY) * d.srcPitch + d.srcXInBytes;
-  const uint64_t span = (d.Depth == 0 || d.Height == 0)
-                            ? 0
-                            : ((d.Depth - 1) * height + (d.Height - 1)) * d.srcPitch + d.WidthInBytes;
-  return {d.srcMemoryType, base, start, span};
+  return strided_side({d.srcMemoryType, d.srcHost, d.srcArray, d.srcDevice, d.srcXInBytes, d.srcY, d.srcZ,
+                       d.srcPitch, d.srcHeight == 0 ? d.Height : d.srcHeight},
+                      d.WidthInBytes, d.Height, d.Depth);
 }
 
 template <class Desc>
 CopySide dst_side_3d(const Desc& d) {
-  const uint64_t base = d.dstMemoryType == CU_MEMORYTYPE_HOST    ? as_u64(d.dstHost)
-                        : d.dstMemoryType == CU_MEMORYTYPE_ARRAY ? handle_u64(d.dstArray)
-                                                                 : d.dstDevice;
-  const uint64_t height = d.dstHeight == 0 ? d.Height : d.dstHeight;
-  const uint64_t start = (d.dstZ * height + d.dstY) * d.dstPitch + d.dstXInBytes;
-  const uint64_t span = (d.Depth == 0 || d.Height == 0)
-                            ? 0
-                            : ((d.Depth - 1) * height + (d.Height - 1)) * d.dstPitch + d.WidthInBytes;
-  return {d.dstMemoryType, base, start, span};
+  return strided_side({d.dstMemoryType, d.dstHost, d.dstArray, d.dstDevice, d.dstXInBytes, d.dstY, d.dstZ,
+                       d.dstPitch, d.dstHeight == 0 ? d.Height : d.dstHeight},
+                      d.WidthInBytes, d.Height, d.Depth);
 }
 
 CopySide src_side_2d(const CUDA_MEMCPY2D& d) {
-  const uint64_t base = d.srcMemoryType == CU_MEMORYTYPE_HOST    ? as_u64(d.srcHost)
-                        : d.srcMemoryType == CU_MEMORYTYPE_ARRAY ? handle_u64(d.srcArray)
-                                                                 : d.srcDevice;
-  const uint64_t span = d.Height == 0 ? 0 : (d.Height - 1) * d.srcPitch + d.WidthInBytes;
-  return {d.srcMemoryType, base, d.srcY * d.srcPitch + d.srcXInBytes, span};
+  return strided_side({d.srcMemoryType, d.srcHost, d.srcArray, d.srcDevice, d.srcXInBytes, d.srcY, 0, d.srcPitch, 0},
+                      d.WidthInBytes, d.Height, 1);
 }
 
 CopySide dst_side_2d(const CUDA_MEMCPY2D& d) {
-  const uint64_t base = d.dstMemoryType == CU_MEMORYTYPE_HOST    ? as_u64(d.dstHost)
-                        : d.dstMemoryType == CU_MEMORYTYPE_ARRAY ? handle_u64(d.dstArray)
-                                                                 : d.dstDevice;
-  const uint64_t span = d.Height == 0 ? 0 : (d.Height - 1) * d.dstPitch + d.WidthInBytes;
-  return {d.dstMemoryType, base, d.dstY * d.dstPitch + d.dstXInBytes, span};
+  return strided_side({d.dstMemoryType, d.dstHost, d.dstArray, d.dstDevice, d.dstXInBytes, d.dstY, 0, d.dstPitch, 0},
+                      d.WidthInBytes, d.Height, 1);
 }
 
 trace::Copy strided_copy(const CopySide& src, const CopySide& dst, uint8_t dims, uint64_t bytes, bool async) {

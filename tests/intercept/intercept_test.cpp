@@ -86,6 +86,31 @@ TEST(Intercept, LaunchParametersAreAttributedToAllocations) {
   for (const auto& timing : timings) EXPECT_GE(timing.end_ns - timing.start_ns, 3000u);
 }
 
+// 2D and 3D copies record the exact byte ranges they span: from the first byte copied to the last,
+// pitches and layer heights included.
+TEST(Intercept, StridedCopiesRecordTheRangesTheySpan) {
+  const TracedRun run = run_traced({{TIDEPOOL_PROBE, "strided"}});
+  ASSERT_EQ(run.exit_status, 0);
+  const trace::Trace t = only_trace(run);
+  const auto allocs = records_of<trace::Alloc>(t);
+  ASSERT_EQ(allocs.size(), 2u);
+  const uint64_t d = allocs[0].alloc_id, e = allocs[1].alloc_id;
+  const auto copies = records_of<trace::Copy>(t);
+  ASSERT_EQ(copies.size(), 2u);
+
+  EXPECT_EQ(copies[0].kind, trace::CopyKind::host_to_device);
+  EXPECT_EQ(copies[0].dims, 2);
+  EXPECT_EQ(copies[0].bytes, 500u);
+  EXPECT_EQ(copies[0].src.alloc_id, 0u);  // pageable host memory: not an allocation
+  EXPECT_EQ(copies[0].dst, (trace::Range{d, 2 * 1024 + 16, 4 * 1024 + 100}));
+
+  EXPECT_EQ(copies[1].kind, trace::CopyKind::device_to_device);
+  EXPECT_EQ(copies[1].dims, 3);
+  EXPECT_EQ(copies[1].bytes, 64u * 3 * 2);
+  EXPECT_EQ(copies[1].src, (trace::Range{d, (1 * 4 + 1) * 512 + 8, (1 * 4 + 2) * 512 + 64}));
+  EXPECT_EQ(copies[1].dst, (trace::Range{e, 0, (1 * 3 + 2) * 256 + 64}));
+}
+
 TEST(Intercept, SigkilledProgramLeavesAReadableTrace) {
   RunSpec spec{{TIDEPOOL_PROBE, "hang"}};
   spec.kill_after_line = "ready";

@@ -9,6 +9,10 @@
 //   fork       allocate 1 MiB, fork a child that calls the driver (which refuses, as CUDA does after
 //              fork) and exits 0 when the call returns, then allocate 2 MiB
 //   exec       allocate 1 MiB, then at once exec a program that never calls the driver
+//   strided    D and E: 64 KiB each; a 2D host-to-device copy into D (5 rows of 100 bytes, pitch
+//              1024, from byte 16 of row 2) and a 3D copy from D to E (2 layers of 3 rows of 64
+//              bytes; D: pitch 512, 4 rows per layer, from byte 8 of row 1 of layer 1; E: pitch
+//              256, 3 rows per layer)
 //   capture [graph-memory]
 //              allocate A (4096 bytes); capture on stream 1: a launch, a second stream joining
 //              through an event and launching, questions about the capture, the end; a launch on
@@ -159,6 +163,44 @@ void launches() {
   check(cuCtxSynchronize(), "cuCtxSynchronize");
 }
 
+void strided() {
+  start(linked());
+  CUdeviceptr d = 0, e = 0;
+  check(cuMemAlloc(&d, 64 << 10), "cuMemAlloc");
+  check(cuMemAlloc(&e, 64 << 10), "cuMemAlloc");
+  static char host[1024] = {};
+  CUDA_MEMCPY2D flat{};
+  flat.srcMemoryType = CU_MEMORYTYPE_HOST;
+  flat.srcHost = host;
+  flat.srcPitch = 100;
+  flat.dstMemoryType = CU_MEMORYTYPE_DEVICE;
+  flat.dstDevice = d;
+  flat.dstXInBytes = 16;
+  flat.dstY = 2;
+  flat.dstPitch = 1024;
+  flat.WidthInBytes = 100;
+  flat.Height = 5;
+  check(cuMemcpy2D(&flat), "cuMemcpy2D");
+  CUDA_MEMCPY3D deep{};
+  deep.srcMemoryType = CU_MEMORYTYPE_DEVICE;
+  deep.srcDevice = d;
+  deep.srcXInBytes = 8;
+  deep.srcY = 1;
+  deep.srcZ = 1;
+  deep.srcPitch = 512;
+  deep.srcHeight = 4;
+  deep.dstMemoryType = CU_MEMORYTYPE_DEVICE;
+  deep.dstDevice = e;
+  deep.dstPitch = 256;
+  deep.dstHeight = 3;
+  deep.WidthInBytes = 64;
+  deep.Height = 3;
+  deep.Depth = 2;
+  check(cuMemcpy3D(&deep), "cuMemcpy3D");
+  check(cuMemFree(e), "cuMemFree");
+  check(cuMemFree(d), "cuMemFree");
+}
+
 void hang() {
   start(linked());
   CUdeviceptr p = 0;
@@ -283,6 +325,8 @@ int main(int argc, char** argv) {
     allocations(through_proc_address(true));
   } else if (mode == "launch") {
     launches();
+  } else if (mode == "strided") {
+    strided();
   } else if (mode == "hang") {
     hang();
   } else if (mode == "chain") {
@@ -294,7 +338,7 @@ int main(int argc, char** argv) {
   } else if (mode == "capture") {
     captures(argc > 2 && std::string(argv[2]) == "graph-memory");
   } else {
-    std::fprintf(stderr, "usage: probe linked|dlsym|procaddress|procaddress-ptds|launch|hang|chain|fork|exec|capture [graph-memory]\n");
+    std::fprintf(stderr, "usage: probe linked|dlsym|procaddress|procaddress-ptds|launch|strided|hang|chain|fork|exec|capture [graph-memory]\n");
     return 2;
   }
   return 0;

@@ -5,29 +5,17 @@
 
 namespace {
 
-class SimcudaGraph : public SimcudaTest {
+class SimcudaGraph : public SimcudaTwoBuffersTest<1 << 12> {
  protected:
   void SetUp() override {
-    SimcudaTest::SetUp();
-    ASSERT_CU(cuMemAlloc(&x_, kCount * sizeof(float)));
-    ASSERT_CU(cuMemAlloc(&y_, kCount * sizeof(float)));
-    ASSERT_CU(cuMemsetD32(x_, 0, kCount));
-    ASSERT_CU(cuMemsetD32(y_, 0, kCount));
+    SimcudaTwoBuffersTest::SetUp();
     for (CUstream* s : {&a_, &b_}) ASSERT_CU(cuStreamCreate(s, CU_STREAM_NON_BLOCKING));
     for (CUevent* e : {&fork_, &join_}) ASSERT_CU(cuEventCreate(e, CU_EVENT_DISABLE_TIMING));
-    ASSERT_CU(cuCtxSynchronize());
   }
   void TearDown() override {
     for (CUstream s : {a_, b_}) EXPECT_CU(cuStreamDestroy(s));
     for (CUevent e : {fork_, join_}) EXPECT_CU(cuEventDestroy(e));
-    EXPECT_CU(cuMemFree(x_));
-    EXPECT_CU(cuMemFree(y_));
-    SimcudaTest::TearDown();
-  }
-  float read(CUdeviceptr p) {
-    float value = -1;
-    EXPECT_CU(cuMemcpyDtoH(&value, p + (kCount - 1) * sizeof(float), sizeof value));
-    return value;
+    SimcudaTwoBuffersTest::TearDown();
   }
   CUstreamCaptureStatus status(CUstream s) {
     CUstreamCaptureStatus st = CU_STREAM_CAPTURE_STATUS_INVALIDATED;
@@ -44,8 +32,6 @@ class SimcudaGraph : public SimcudaTest {
     return graph;
   }
 
-  static constexpr unsigned kCount = 1 << 12;
-  CUdeviceptr x_ = 0, y_ = 0;
   CUstream a_ = nullptr, b_ = nullptr;
   CUevent fork_ = nullptr, join_ = nullptr;
 };

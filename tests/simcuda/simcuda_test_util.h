@@ -41,3 +41,31 @@ class SimcudaTest : public ::testing::Test {
   CUcontext context_ = nullptr;
   CUmodule module_ = nullptr;
 };
+
+// Two zeroed device buffers x_ and y_ of kCount floats, and reading their last element.
+template <unsigned Count>
+class SimcudaTwoBuffersTest : public SimcudaTest {
+ protected:
+  static constexpr unsigned kCount = Count;
+
+  void SetUp() override {
+    SimcudaTest::SetUp();
+    ASSERT_CU(cuMemAlloc(&x_, kCount * sizeof(float)));
+    ASSERT_CU(cuMemAlloc(&y_, kCount * sizeof(float)));
+    ASSERT_CU(cuMemsetD32(x_, 0, kCount));
+    ASSERT_CU(cuMemsetD32(y_, 0, kCount));
+    ASSERT_CU(cuCtxSynchronize());  // the sets run on the legacy stream, which non-blocking streams ignore
+  }
+  void TearDown() override {
+    EXPECT_CU(cuMemFree(x_));
+    EXPECT_CU(cuMemFree(y_));
+    SimcudaTest::TearDown();
+  }
+  float read(CUdeviceptr p) {
+    float value = -1;
+    EXPECT_CU(cuMemcpyDtoH(&value, p + (kCount - 1) * sizeof(float), sizeof value));
+    return value;
+  }
+
+  CUdeviceptr x_ = 0, y_ = 0;
+};

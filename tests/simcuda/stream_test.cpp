@@ -7,34 +7,14 @@
 
 namespace {
 
-class SimcudaStream : public SimcudaTest {
+class SimcudaStream : public SimcudaTwoBuffersTest<1 << 16> {
  protected:
-  void SetUp() override {
-    SimcudaTest::SetUp();
-    ASSERT_CU(cuMemAlloc(&x_, kCount * sizeof(float)));
-    ASSERT_CU(cuMemAlloc(&y_, kCount * sizeof(float)));
-    ASSERT_CU(cuMemsetD32(x_, 0, kCount));
-    ASSERT_CU(cuMemsetD32(y_, 0, kCount));
-    ASSERT_CU(cuCtxSynchronize());  // the sets run on the legacy stream, which non-blocking streams ignore
-  }
-  void TearDown() override {
-    EXPECT_CU(cuMemFree(x_));
-    EXPECT_CU(cuMemFree(y_));
-    SimcudaTest::TearDown();
-  }
-  float read(CUdeviceptr p) {
-    float value = -1;
-    EXPECT_CU(cuMemcpyDtoH(&value, p + (kCount - 1) * sizeof(float), sizeof value));
-    return value;
-  }
   // Takes real time, then sets x to value: whatever runs too early sees the old x.
   void slow_fill(CUstream stream, float value) {
     ASSERT_CU(launch("simcuda_test_sleep", stream, 50000u));
     ASSERT_CU(launch("simcuda_test_fill", stream, x_, value, kCount));
   }
 
-  static constexpr unsigned kCount = 1 << 16;
-  CUdeviceptr x_ = 0, y_ = 0;
 };
 
 TEST_F(SimcudaStream, WorkOnAStreamRunsInOrder) {

@@ -2,43 +2,39 @@
 #include "example_runs.h"
 
 #include <sys/wait.h>
-#include <unistd.h>
 
 #include <cstdio>
-#include <fstream>
-#include <iterator>
 #include <sstream>
 #include <stdexcept>
+
+#include "tests/support/files.h"
 
 namespace tidepool::targets {
 namespace {
 
 namespace fs = std::filesystem;
+using test_support::read_file;
 
-std::string read_text(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+// The command line of `run`: the example alone, or under tidepool run.
+std::vector<std::string> argv_of(const ExampleRun& run, const fs::path& traces) {
+  std::vector<std::string> argv;
+  if (!run.optimize.empty()) {
+    argv = {tidepool_binary(), "run", "--sim", "-f", "-o", traces.string(), "--optimize=" + run.optimize,
+            "--plan-cache", run.plan_cache.string()};
+    argv.insert(argv.end(), run.tidepool_flags.begin(), run.tidepool_flags.end());
+    argv.push_back("--");
+  }
+  argv.push_back(std::string(TIDEPOOL_BINARY_DIR) + "/examples/" + run.example);
+  argv.insert(argv.end(), run.args.begin(), run.args.end());
+  return argv;
 }
 
-std::string command_of(const ExampleRun& run, const fs::path& dir, const fs::path& traces) {
-  std::vector<std::string> words = {"env", "SIMCUDA_STATS=" + (dir / "stats.%p.json").string()};
-  if (run.memory_limit_bytes > 0) words.push_back("SIMCUDA_MEMORY=" + std::to_string(run.memory_limit_bytes));
-  if (run.optimize.empty()) {
-    words.push_back("LD_LIBRARY_PATH=" + std::string(TIDEPOOL_BINARY_DIR) + "/lib/tidepool/simcuda");
-  } else {
-    words.insert(words.end(), {tidepool_binary(), "run", "--sim", "-f", "-o", traces.string(),
-                               "--optimize=" + run.optimize, "--plan-cache", run.plan_cache.string()});
-    words.insert(words.end(), run.tidepool_flags.begin(), run.tidepool_flags.end());
-    words.push_back("--");
-  }
-  words.push_back(std::string(TIDEPOOL_BINARY_DIR) + "/examples/" + run.example);
-  words.insert(words.end(), run.args.begin(), run.args.end());
-  std::string command = shell_words(words);
-  command += " >";
-  command += shell_words({(dir / "stdout").string()});
-  command += " 2>";
-  command += shell_words({(dir / "stderr").string()});
-  return command;
+// What the run sets on top of this process's environment.
+std::vector<std::string> env_of(const ExampleRun& run, const fs::path& dir) {
+  std::vector<std::string> env = {"SIMCUDA_STATS=" + (dir / "stats.%p.json").string()};
+  if (run.memory_limit_bytes > 0) env.push_back("SIMCUDA_MEMORY=" + std::to_string(run.memory_limit_bytes));
+  if (run.optimize.empty()) env.push_back("LD_LIBRARY_PATH=" + std::string(TIDEPOOL_BINARY_DIR) + "/lib/tidepool/simcuda");
+  return env;
 }
 
 }  // namespace
@@ -48,26 +44,16 @@ std::string RunOutcome::describe() const {
   return "exit " + std::to_string(exit_code) + ", stderr ends: " + stderr_text.substr(tail);
 }
 
-ScratchDir::ScratchDir(const std::string& name)
-    : path_(fs::temp_directory_path() / ("tidepool-targets-" + name + "-" + std::to_string(getpid()))) {
-  fs::remove_all(path_);
-  fs::create_directories(path_);
-}
-
-ScratchDir::~ScratchDir() {
-  std::error_code error;
-  fs::remove_all(path_, error);
-}
-
 RunOutcome run_example(const ExampleRun& run, const fs::path& dir) {
   if (!run.optimize.empty() && run.plan_cache.empty()) throw std::invalid_argument("an optimized run needs a plan cache");
   RunOutcome outcome;
   outcome.trace_dir = dir / "traces";
   fs::create_directories(outcome.trace_dir);
-  const int status = std::system(command_of(run, dir, outcome.trace_dir).c_str());
-  outcome.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  outcome.stdout_text = read_text(dir / "stdout");
-  outcome.stderr_text = read_text(dir / "stderr");
+  test_support::ProcessOutput output = test_support::run_process(
+      argv_of(run, outcome.trace_dir), test_support::child_environment({}, env_of(run, dir)), dir);
+  outcome.exit_code = output.exit_code;
+  outcome.stdout_text = std::move(output.out);
+  outcome.stderr_text = std::move(output.err);
   std::istringstream lines(outcome.stdout_text);
   for (std::string line; std::getline(lines, line);) {
     if (line.starts_with("checksum: ")) outcome.checksum = line.substr(10);
@@ -93,24 +79,7 @@ std::pair<int, std::string> run_shell(const std::string& command) {
 
 std::string tidepool_binary() { return std::string(TIDEPOOL_BINARY_DIR) + "/bin/tidepool"; }
 
-std::string shell_words(const std::vector<std::string>& words) {
-  std::string out;
-  for (const std::string& word : words) {
-    if (!out.empty()) out += ' ';
-    out += '\'';
-    for (char c : word) {
-      if (c == '\'') {
-        out += "'\\''";
-      } else {
-        out += c;
-      }
-    }
-    out += '\'';
-  }
-  return out;
-}
-
-nlohmann::json read_json(const fs::path& file) { return nlohmann::json::parse(read_text(file)); }
+nlohmann::json read_json(const fs::path& file) { return nlohmann::json::parse(read_file(file)); }
 
 fs::path only_trace_in(const fs::path& dir) {
   std::vector<fs::path> traces;

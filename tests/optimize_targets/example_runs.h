@@ -11,6 +11,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "tests/support/files.h"
+#include "tests/support/subprocess.h"
+
 namespace tidepool::targets {
 
 struct ExampleRun {
@@ -35,17 +38,12 @@ struct RunOutcome {
   std::string describe() const;
 };
 
-// A fresh empty directory under the system's temporary directory, removed when the object goes.
-class ScratchDir {
- public:
-  explicit ScratchDir(const std::string& name);
-  ~ScratchDir();
-  ScratchDir(const ScratchDir&) = delete;
-  ScratchDir& operator=(const ScratchDir&) = delete;
-  const std::filesystem::path& path() const { return path_; }
+using test_support::shell_words;
 
- private:
-  std::filesystem::path path_;
+// A fresh empty directory for one test, removed when the object goes.
+class ScratchDir : public test_support::TempDir {
+ public:
+  explicit ScratchDir(const std::string& name) : TempDir("tidepool-targets-" + name) {}
 };
 
 // Runs `run` with its output, statistics and traces in `dir` (created when missing).
@@ -55,8 +53,6 @@ RunOutcome run_example(const ExampleRun& run, const std::filesystem::path& dir);
 std::pair<int, std::string> run_shell(const std::string& command);
 
 std::string tidepool_binary();
-// The words quoted for the shell, separated by spaces.
-std::string shell_words(const std::vector<std::string>& words);
 nlohmann::json read_json(const std::filesystem::path& file);
 
 // The one trace file in dir (tidepool run's output); throws when there is not exactly one.

@@ -58,6 +58,7 @@
   /* Questions about, and exports of, an allocation's address. */                                \
   TP_HOOK(cuMemGetAddressRange, cuMemGetAddressRange_v2, v3020, legacy)                          \
   TP_HOOK(cuPointerGetAttribute, cuPointerGetAttribute, v4000, legacy)                           \
+  TP_HOOK(cuPointerGetAttributes, cuPointerGetAttributes, v7000, legacy)                         \
   TP_HOOK(cuIpcGetMemHandle, cuIpcGetMemHandle, v4010, legacy)                                   \
   TP_HOOK(cuMemExportToShareableHandle, cuMemExportToShareableHandle, v10020, legacy)            \
   /* Contexts and modules. */                                                                    \

@@ -35,8 +35,8 @@ CUresult optimized_alloc(runtime::optimize::Controller& controller, trace::Alloc
   if (r != CUDA_SUCCESS) return r;
   if (auto* rec = recorder()) {
     const bool ordered = kind == trace::AllocKind::stream_ordered || kind == trace::AllocKind::pool;
-    const uint64_t id =
-        record_alloc(*rec, kind, *dptr, bytes, ordered ? handle_u64(stream) : 0, pool);
+    const uint64_t id = record_alloc(*rec, kind, *dptr, bytes, ordered ? handle_u64(stream) : 0, pool, 0,
+                                     outcome.source != runtime::optimize::AllocOutcome::Source::driver);
     controller.allocated(id, *dptr, bytes, outcome);
   }
   return r;

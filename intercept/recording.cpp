@@ -68,7 +68,7 @@ trace::Alloc make_alloc(runtime::Recorder& rec, trace::AllocKind kind, uint64_t 
 }
 
 uint64_t record_alloc(runtime::Recorder& rec, trace::AllocKind kind, uint64_t address, uint64_t size,
-                      uint64_t stream, uint64_t pool, uint64_t handle) {
+                      uint64_t stream, uint64_t pool, uint64_t handle, bool served_by_runtime) {
   const Placement where = current_placement();
   trace::Alloc a = make_alloc(rec, kind, address, size, where);
   a.stream = stream;
@@ -78,7 +78,7 @@ uint64_t record_alloc(runtime::Recorder& rec, trace::AllocKind kind, uint64_t ad
   if (a.captured) {
     graph_allocations().add(address, {a.alloc_id, kind});
   } else if (address != 0 && kind != trace::AllocKind::vmm_reserve) {
-    state().by_address.add({address, size, a.alloc_id, 0, where.context, where.device, kind});
+    state().by_address.add({address, size, a.alloc_id, 0, where.context, where.device, kind, served_by_runtime});
   }
   rec.record(a);
   return a.alloc_id;

@@ -47,8 +47,9 @@ trace::Alloc make_alloc(runtime::Recorder& rec, trace::AllocKind kind, uint64_t 
 
 // Records a new allocation (and makes address-backed ones findable); returns its id. One made
 // on a capturing `stream` is recorded as captured: a graph's memory node, kept out of the live map.
+// `served_by_runtime`: the optimizer served it from its arena or swap space.
 uint64_t record_alloc(runtime::Recorder& rec, trace::AllocKind kind, uint64_t address, uint64_t size,
-                      uint64_t stream = 0, uint64_t pool = 0, uint64_t handle = 0);
+                      uint64_t stream = 0, uint64_t pool = 0, uint64_t handle = 0, bool served_by_runtime = false);
 
 // Frees the graph allocation at `address` (a free node: the call is on a capturing stream)
 // around the real call `release`; the captured Free is recorded when it succeeds.

@@ -61,6 +61,12 @@ void LiveAllocations::changed() {
               std::memory_order_relaxed);
 }
 
+std::optional<LiveRange> LiveAllocations::find_range(uint64_t address) const {
+  const std::shared_lock lock(mutex_);
+  const LiveRange* r = range_holding(address);
+  return r != nullptr ? std::optional<LiveRange>(*r) : std::nullopt;
+}
+
 std::optional<Hit> LiveAllocations::find(uint64_t address) const {
   const std::shared_lock lock(mutex_);
   return find_locked(address);
@@ -73,14 +79,19 @@ std::optional<Hit> LiveAllocations::Reader::find_and_cache(live_allocations_deta
   return slot.hit;
 }
 
-std::optional<Hit> LiveAllocations::find_locked(uint64_t address) const {
+const LiveRange* LiveAllocations::range_holding(uint64_t address) const {
   // The first range starting above the address; the one before it may hold the address.
   auto it = std::upper_bound(ranges_.begin(), ranges_.end(), address,
                              [](uint64_t a, const LiveRange& r) { return a < r.base; });
-  if (it == ranges_.begin()) return std::nullopt;
+  if (it == ranges_.begin()) return nullptr;
   --it;
-  if (address - it->base >= std::max<uint64_t>(it->size, 1)) return std::nullopt;
-  return Hit{it->alloc_id, it->id_offset + (address - it->base)};
+  return address - it->base < std::max<uint64_t>(it->size, 1) ? &*it : nullptr;
+}
+
+std::optional<Hit> LiveAllocations::find_locked(uint64_t address) const {
+  const LiveRange* r = range_holding(address);
+  if (r == nullptr) return std::nullopt;
+  return Hit{r->alloc_id, r->id_offset + (address - r->base)};
 }
 
 size_t LiveAllocations::size() const {

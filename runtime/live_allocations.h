@@ -26,6 +26,9 @@ struct LiveRange {
   uint64_t context = 0;
   int32_t device = 0;
   trace::AllocKind kind = trace::AllocKind::device;
+  // Served by tidepool's runtime (its arena or swap space), not by a driver allocation of its
+  // own: the driver would describe the arena or the reservation, not this allocation.
+  bool served_by_runtime = false;
 };
 
 // Where an address points: allocation id and offset inside it.
@@ -66,6 +69,8 @@ class LiveAllocations {
   // Removes every range inside [base, base + size) (VMM unmap).
   void remove_within(uint64_t base, uint64_t size);
   std::optional<Hit> find(uint64_t address) const;
+  // The whole range holding the address.
+  std::optional<LiveRange> find_range(uint64_t address) const;
   size_t size() const;
 
   // Whether an address lies between the lowest live byte and the highest (a quick filter before
@@ -96,6 +101,7 @@ class LiveAllocations {
 
  private:
   std::optional<Hit> find_locked(uint64_t address) const;
+  const LiveRange* range_holding(uint64_t address) const;  // caller holds the lock
 
   void changed();  // caller holds the lock exclusively
 

@@ -2,11 +2,14 @@
 // cuGetProcAddress (with and without the per-thread flag), launch parameters attributed to
 // allocations (interior pointers, struct members, the `extra` buffer), a SIGKILLed program's
 // trace, a trace written before an exec, the order of chained interposers, and the settings.
+#include <cuda.h>
 #include <gtest/gtest.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <string>
 
 #include "analyzer/trace/format.h"
@@ -109,6 +112,30 @@ TEST(Intercept, StridedCopiesRecordTheRangesTheySpan) {
   EXPECT_EQ(copies[1].bytes, 64u * 3 * 2);
   EXPECT_EQ(copies[1].src, (trace::Range{d, (1 * 4 + 1) * 512 + 8, (1 * 4 + 2) * 512 + 64}));
   EXPECT_EQ(copies[1].dst, (trace::Range{e, 0, (1 * 3 + 2) * 256 + 64}));
+}
+
+// Under --optimize=pool, a buffer served from the arena is asked for its range: tidepool answers
+// the buffer's own base and size (the driver would answer the arena's), and refuses to export it.
+TEST(Intercept, QueriesOfServedBuffersAnswerTheirOwnRange) {
+  const std::string scratch = ::testing::TempDir() + "tidepool-served-query-" + std::to_string(getpid());
+  std::filesystem::create_directories(scratch);
+  RunSpec spec{{TIDEPOOL_PROBE, "served-query"}};
+  spec.env = {{"TIDEPOOL_OPTIMIZE", "pool"}, {"TIDEPOOL_PLAN_CACHE", scratch + "/plans"}, {"TIDEPOOL_STACKS", "0"}};
+  spec.stderr_path = scratch + "/stderr";
+  const TracedRun run = run_traced(spec);
+  std::ifstream err_file(spec.stderr_path);
+  const std::string err{std::istreambuf_iterator<char>(err_file), std::istreambuf_iterator<char>()};
+  std::filesystem::remove_all(scratch);
+  ASSERT_EQ(run.exit_status, 0) << err;
+  const trace::Trace t = only_trace(run);
+  const auto queries = records_of<trace::AddressQuery>(t);
+  ASSERT_EQ(queries.size(), 5u);  // four range questions and the export
+  const uint64_t queried = queries[0].alloc_id;
+  const auto hits = records_of<trace::PoolHit>(t);
+  ASSERT_TRUE(std::ranges::any_of(hits, [&](const trace::PoolHit& h) { return h.alloc_id == queried; }))
+      << "the queried buffer was not served from the plan; the plan came too late";
+  EXPECT_NE(err.find("export: " + std::to_string(CUDA_ERROR_NOT_SUPPORTED)), std::string::npos) << err;
+  EXPECT_NE(err.find("tidepool: cuIpcGetMemHandle on a buffer that --optimize placed"), std::string::npos) << err;
 }
 
 TEST(Intercept, SigkilledProgramLeavesAReadableTrace) {

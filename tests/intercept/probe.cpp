@@ -4,6 +4,11 @@
 //                                                    an async HtoD copy on stream 0
 //   launch     kernels whose parameters point into the middle of an allocation, and a struct
 //              parameter holding two pointers (simcuda's testing twins)
+//   served-query
+//              2000 steps of: allocate A (1 MiB) and B (2 MiB), a launch on both, free both; at
+//              step 1900 (under --optimize=pool, long after the plan serves them) ask for A's range
+//              three ways through an interior pointer and check that each answers A itself, then
+//              try to export A and print "export: <result>" on stderr
 //   hang       allocate 1 MiB, say "ready", sleep until killed
 //   chain      allocate 1000 bytes and free them (the chained-interposer test)
 //   fork       allocate 1 MiB, fork a child that calls the driver (which refuses, as CUDA does after
@@ -36,6 +41,13 @@ namespace {
 void check(CUresult r, const char* what) {
   if (r != CUDA_SUCCESS) {
     std::fprintf(stderr, "probe: %s failed with %d\n", what, static_cast<int>(r));
+    std::exit(1);
+  }
+}
+
+void expect(bool ok, const char* what) {
+  if (!ok) {
+    std::fprintf(stderr, "probe: %s\n", what);
     std::exit(1);
   }
 }
@@ -201,6 +213,41 @@ void strided() {
   check(cuMemFree(d), "cuMemFree");
 }
 
+void served_query() {
+  start(linked());
+  CUfunction pair = kernel("simcuda_test_pair");
+  for (int step = 0; step < 2000; ++step) {
+    CUdeviceptr a = 0, b = 0;
+    check(cuMemAlloc(&a, 1 << 20), "cuMemAlloc");
+    check(cuMemAlloc(&b, 2 << 20), "cuMemAlloc");
+    struct {
+      CUdeviceptr from, to;
+    } pointers{a, b};
+    unsigned n = 64;
+    void* params[] = {&pointers, &n};
+    check(cuLaunchKernel(pair, 1, 1, 1, 64, 1, 1, 0, nullptr, params, nullptr), "pair");
+    if (step == 1900) {
+      CUdeviceptr base = 0;
+      size_t size = 0;
+      check(cuMemGetAddressRange(&base, &size, a + 100), "cuMemGetAddressRange");
+      expect(base == a && size == 1 << 20, "cuMemGetAddressRange did not answer the buffer's own range");
+      check(cuPointerGetAttribute(&base, CU_POINTER_ATTRIBUTE_RANGE_START_ADDR, a + 100), "cuPointerGetAttribute");
+      check(cuPointerGetAttribute(&size, CU_POINTER_ATTRIBUTE_RANGE_SIZE, a + 100), "cuPointerGetAttribute");
+      expect(base == a && size == 1 << 20, "cuPointerGetAttribute did not answer the buffer's own range");
+      CUpointer_attribute attributes[] = {CU_POINTER_ATTRIBUTE_RANGE_SIZE, CU_POINTER_ATTRIBUTE_RANGE_START_ADDR};
+      base = size = 0;
+      void* answers[] = {&size, &base};
+      check(cuPointerGetAttributes(2, attributes, answers, a + 100), "cuPointerGetAttributes");
+      expect(base == a && size == 1 << 20, "cuPointerGetAttributes did not answer the buffer's own range");
+      CUipcMemHandle handle{};
+      std::fprintf(stderr, "export: %d\n", static_cast<int>(cuIpcGetMemHandle(&handle, a)));
+    }
+    check(cuMemFree(b), "cuMemFree");
+    check(cuMemFree(a), "cuMemFree");
+  }
+  check(cuCtxSynchronize(), "cuCtxSynchronize");
+}
+
 void hang() {
   start(linked());
   CUdeviceptr p = 0;
@@ -249,13 +296,6 @@ CUstreamCaptureStatus capture_status(CUstream stream) {
   CUstreamCaptureStatus status = CU_STREAM_CAPTURE_STATUS_NONE;
   check(cuStreamIsCapturing(stream, &status), "cuStreamIsCapturing");
   return status;
-}
-
-void expect(bool ok, const char* what) {
-  if (!ok) {
-    std::fprintf(stderr, "probe: %s\n", what);
-    std::exit(1);
-  }
 }
 
 void captures(bool graph_memory) {
@@ -327,6 +367,8 @@ int main(int argc, char** argv) {
     launches();
   } else if (mode == "strided") {
     strided();
+  } else if (mode == "served-query") {
+    served_query();
   } else if (mode == "hang") {
     hang();
   } else if (mode == "chain") {
@@ -338,7 +380,7 @@ int main(int argc, char** argv) {
   } else if (mode == "capture") {
     captures(argc > 2 && std::string(argv[2]) == "graph-memory");
   } else {
-    std::fprintf(stderr, "usage: probe linked|dlsym|procaddress|procaddress-ptds|launch|strided|hang|chain|fork|exec|capture [graph-memory]\n");
+    std::fprintf(stderr, "usage: probe linked|dlsym|procaddress|procaddress-ptds|launch|strided|served-query|hang|chain|fork|exec|capture [graph-memory]\n");
     return 2;
   }
   return 0;

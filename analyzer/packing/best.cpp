@@ -11,6 +11,7 @@
 #include "analyzer/packing/exact_search.h"
 #include "analyzer/packing/local_search.h"
 #include "analyzer/packing/orders.h"
+#include "analyzer/packing/tiling_search.h"
 #include "analyzer/packing/timeline.h"
 
 namespace tidepool::packing {
@@ -22,12 +23,22 @@ constexpr std::size_t kExactMaxItems = 5000;
 constexpr std::int64_t kExactMaxPairs = 20'000'000;
 // Above this many items, a greedy pass costs seconds: only the cheapest orders run.
 constexpr std::size_t kLargeInstance = 200'000;
+// The greedy portfolio stops after a pass that found nothing lower, unless it took less than
+// kCheapPassSeconds (cheap passes are always worth running).
+constexpr int kMaxFruitlessPasses = 1;
+constexpr double kCheapPassSeconds = 0.05;
+// Above this many time-overlapping pairs, a gap pass takes seconds: they are left out.
+constexpr std::int64_t kGapMaxPairs = 20'000'000;
 // The share of the time left after the greedy portfolio that the exact search gets; local search
 // over the order has the rest.
 constexpr double kExactShare = 0.9;
 // minimalloc's preorders (see ExactSearch::run): every budget is tried with each of them, since
 // which one leads to a packing soonest varies a lot between instances.
 constexpr std::array<std::string_view, 3> kPreorders = {"WAT", "TAW", "TWA"};
+// The tiling search (instances with no slack, up to kLargeInstance items): its share of the
+// time, and its node budget.
+constexpr double kTilingShare = 0.6;
+constexpr std::int64_t kTilingNodesPerItem = 1000;
 
 // The greatest common divisor of all sizes and alignments above 1: every offset and height found
 // by the placement rules is a multiple of it, so capacities are tried on that grid only.
@@ -50,6 +61,7 @@ class Portfolio {
         deadline_(deadline) {}
 
   Solution run() {
+    if (problem_.items.size() <= kLargeInstance && has_no_slack(problem_, timeline_)) run_tiling();
     run_greedy();
     if (done(deadline_)) return std::move(best_.solution);
     const std::size_t n = problem_.items.size();
@@ -77,6 +89,14 @@ class Portfolio {
     }
   }
 
+  // Instances with no slack: the tiling search gets most of the time.
+  void run_tiling() {
+    const std::int64_t budget = kTilingNodesPerItem * static_cast<std::int64_t>(problem_.items.size());
+    TilingResult result = search_tiling(problem_, timeline_, budget,
+                                        Deadline::after_seconds(kTilingShare * deadline_.seconds_left()));
+    consider_found(std::move(result.offsets));
+  }
+
   void run_greedy() {
     const bool large = problem_.items.size() > kLargeInstance;
     struct Run {
@@ -84,25 +104,36 @@ class Portfolio {
       Placer placer;
     };
     // The skyline comes first: it is the fastest and the only one run on large instances; then
-    // lowest first (the costlier gap passes come last, as the time allows).
+    // lowest first by area and by size, the first gap pass, lowest first by length (the best
+    // start on several minimalloc instances, but slow on some large ones), and the other gap
+    // passes. Gap passes cost about the number of time-overlapping pairs and are left out when
+    // there are too many of them.
+    const bool gaps = !large && ExactSearch::overlap_pairs(problem_) <= kGapMaxPairs;
     const std::array runs = {
         Run{OrderKey::size, Placer::skyline},          Run{OrderKey::area, Placer::lowest_first},
-        Run{OrderKey::size, Placer::lowest_first},     Run{OrderKey::length_size, Placer::lowest_first},
-        Run{OrderKey::size, Placer::gaps_best},        Run{OrderKey::size, Placer::gaps_first},
-        Run{OrderKey::size_length, Placer::gaps_best}, Run{OrderKey::length_size, Placer::gaps_best},
+        Run{OrderKey::size, Placer::lowest_first},     Run{OrderKey::size_length, Placer::gaps_best},
+        Run{OrderKey::length_size, Placer::lowest_first}, Run{OrderKey::size, Placer::gaps_best},
+        Run{OrderKey::size, Placer::gaps_first},       Run{OrderKey::length_size, Placer::gaps_best},
         Run{OrderKey::area, Placer::gaps_best},        Run{OrderKey::start, Placer::gaps_best},
     };
-    // After the first, a run starts only if the time left exceeds what the last one took.
+    // After the first, a run starts only if the time left exceeds what the last one took, and
+    // not after kMaxFruitlessPasses costly passes in a row that found nothing lower.
     double last_seconds = 0;
+    int fruitless = 0;
     for (const Run& run : runs) {
       if (!best_.order.empty() && (done(deadline_) || deadline_.seconds_left() < last_seconds)) return;
+      if (fruitless >= kMaxFruitlessPasses) return;
       if (large && run.placer != Placer::skyline) continue;
+      if (!gaps && (run.placer == Placer::gaps_best || run.placer == Placer::gaps_first)) continue;
       const Deadline::Clock::time_point started = Deadline::Clock::now();
+      const Bytes before = best_.order.empty() ? 0 : best_.solution.height;
       std::vector<std::size_t> order = order_by(problem_, run.key);
       std::vector<Bytes> offsets = place(problem_, timeline_, order, run.placer);
       consider(std::move(order), run.placer, std::move(offsets));
       last_seconds = std::chrono::duration<double>(Deadline::Clock::now() - started).count();
-      if (run.placer == Placer::skyline) placement_seconds_ = last_seconds;
+      const bool improved = before == 0 || best_.solution.height < before;
+      fruitless = improved || last_seconds < kCheapPassSeconds ? 0 : fruitless + 1;
+      if (improved) placement_seconds_ = last_seconds;
     }
   }
 
@@ -154,7 +185,7 @@ class Portfolio {
   Bytes lowest_possible_;  // no packing is lower (the bound, or proven by the exact search)
   const Deadline deadline_;
   OrderedSolution best_;
-  double placement_seconds_ = 0;  // what the first greedy pass took
+  double placement_seconds_ = 0;  // what the greedy pass of the best packing took
 };
 
 }  // namespace

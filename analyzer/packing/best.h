@@ -1,14 +1,18 @@
 // `best`: our anytime portfolio. In turn, until the lower bound is reached or the deadline passes:
+//  0. for instances with no slack (every section full, one interval per item) of up to 200,000
+//     items, the tiling search (tiling_search.h), with 60% of the time;
 //  1. greedy placements over several orders: the skyline (skyline_fit.h) first, the only one on
-//     instances above 200,000 items, then lowest first, then gaps best/first fit; a run starts
-//     only while the time left exceeds what the last one took;
+//     instances above 200,000 items, then lowest first, then gaps best/first fit (left out above
+//     20 M time-overlapping pairs); a run starts only while the time left exceeds what the last
+//     one took, and not after a costly run (50 ms or more) that found nothing lower;
 //  2. for instances small enough, the exact search (exact_search.h) at doubling node budgets: at
 //     each budget it tries the lowest capacity not proven infeasible (the lower bound, first),
 //     then capacities below the best height found (a sixteenth of the gap to the bound at a
 //     time, the step halving down to one grain, the gcd of the sizes, when nothing is found),
 //     each with minimalloc's three preorders. It gets 90% of the time left;
 //  3. then (or at once, for instances too large for the exact search) local search over the
-//     order of the best packing so far (local_search.h), until it stalls.
+//     order of the best packing so far (local_search.h), until it stalls, if one pass of the
+//     placement that found it fits in the time left.
 // The first greedy packing is always completed, even past the deadline.
 #pragma once
 

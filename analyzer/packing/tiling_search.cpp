@@ -1,0 +1,362 @@
+// The tiling search (see tiling_search.h): an iterative depth-first search over the undoable
+// skyline, then the greedy completion of its deepest partial packing.
+#include "analyzer/packing/tiling_search.h"
+
+#include <algorithm>
+#include <limits>
+#include <numeric>
+#include <optional>
+#include <random>
+#include <stdexcept>
+
+#include "analyzer/packing/earliest_ends.h"
+#include "analyzer/packing/tiling_skyline.h"
+
+namespace tidepool::packing {
+namespace {
+
+constexpr std::uint32_t kNone = std::numeric_limits<std::uint32_t>::max();
+// Item visits allowed when looking for a chain of items that tiles a valley (beyond it, assume
+// there is one): the search needs it nearly exact; the completion only uses it to rank choices.
+constexpr int kChainWork = 20000;
+constexpr int kCompletionChainWork = 64;
+// In the completion, the candidates placed and checked at one run before taking the first that fits.
+constexpr int kGreedyTries = 8;
+// The node budget of the first restart (it doubles at each), and the seed of the random orders.
+constexpr std::int64_t kFirstRestartNodes = 2000;
+constexpr std::uint64_t kSeed = 1;
+// How often (in nodes) the deadline is looked at.
+constexpr std::int64_t kDeadlineStride = 1024;
+
+class TilingSearch {
+ public:
+  TilingSearch(const Problem& problem, const Timeline& timeline)
+      : items_(problem.items),
+        sections_(timeline.section_count()),
+        capacity_(timeline.peak()),
+        start_(items_.size()),
+        end_(items_.size()),
+        list_begin_(sections_ + 2, 0),
+        list_(items_.size()),
+        visited_(sections_ + 1, 0) {
+    for (std::size_t i = 0; i < items_.size(); ++i) {
+      start_[i] = timeline.first_section(i);
+      end_[i] = timeline.last_section_end(i);
+      ++list_begin_[start_[i] + 1];
+    }
+    std::partial_sum(list_begin_.begin(), list_begin_.end(), list_begin_.begin());
+    std::iota(list_.begin(), list_.end(), 0);
+    sort_lists();
+    reset();
+  }
+
+  // Restarts with doubling node budgets, each but the first trying the shapes of a start in a
+  // random order.
+  TilingResult run(std::int64_t node_budget, Deadline deadline) {
+    TilingResult result;
+    std::mt19937_64 random(kSeed);
+    std::int64_t restart_budget = kFirstRestartNodes;
+    Outcome outcome = Outcome::gave_up;
+    for (int restart = 0; outcome == Outcome::gave_up && result.nodes < node_budget && !deadline.passed(); ++restart) {
+      if (restart > 0) {
+        shuffle_shapes(random());
+        reset();
+      }
+      std::int64_t nodes = 0;
+      outcome = search(std::min(restart_budget, node_budget - result.nodes), deadline, nodes);
+      result.nodes += nodes;
+      restart_budget = std::min(2 * restart_budget, node_budget);
+    }
+    result.perfect = outcome == Outcome::found;
+    if (!result.perfect) complete();
+    result.offsets = offsets_;
+    return result;
+  }
+
+ private:
+  struct Frame {
+    TilingSkyline::Run run;
+    std::size_t cursor;  // in list_, the next item to try
+    std::uint32_t item;  // the item placed (or last tried) here
+    std::size_t mark;    // the skyline's trail before it was placed
+  };
+
+  // Each start's items by end descending, then size descending, alignment: items of one shape
+  // are adjacent.
+  void sort_lists() {
+    std::ranges::sort(list_, [&](std::uint32_t a, std::uint32_t b) {
+      if (start_[a] != start_[b]) return start_[a] < start_[b];
+      if (end_[a] != end_[b]) return end_[a] > end_[b];
+      if (items_[a].size != items_[b].size) return items_[a].size > items_[b].size;
+      if (items_[a].alignment != items_[b].alignment) return items_[a].alignment < items_[b].alignment;
+      return a < b;
+    });
+  }
+
+  // Each start's items in a random order of their shapes (items of one shape stay adjacent).
+  void shuffle_shapes(std::uint64_t seed) {
+    const auto shape_key = [&](std::uint32_t i) {
+      std::uint64_t key = seed;
+      for (const std::uint64_t part : {static_cast<std::uint64_t>(end_[i]), static_cast<std::uint64_t>(items_[i].size),
+                                       static_cast<std::uint64_t>(items_[i].alignment)}) {
+        key = mix(key ^ part);
+      }
+      return key;
+    };
+    std::ranges::sort(list_, [&](std::uint32_t a, std::uint32_t b) {
+      if (start_[a] != start_[b]) return start_[a] < start_[b];
+      const std::uint64_t key_a = shape_key(a);
+      const std::uint64_t key_b = shape_key(b);
+      return key_a != key_b ? key_a < key_b : a < b;
+    });
+  }
+
+  // splitmix64's finalizer: a well-spread hash of a 64-bit value.
+  static std::uint64_t mix(std::uint64_t value) {
+    value = (value ^ (value >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    value = (value ^ (value >> 27)) * 0x94d049bb133111ebULL;
+    return value ^ (value >> 31);
+  }
+
+  void reset() {
+    synced_ = 0;
+    skyline_.emplace(sections_);
+    placed_.assign(items_.size(), 0);
+    offsets_.assign(items_.size(), 0);
+    unplaced_from_.assign(sections_ + 1, 0);
+    unplaced_until_.assign(sections_ + 1, 0);
+    for (std::size_t i = 0; i < items_.size(); ++i) {
+      ++unplaced_from_[start_[i]];
+      ++unplaced_until_[end_[i]];
+    }
+    placed_count_ = 0;
+  }
+
+  bool same_shape(std::uint32_t a, std::uint32_t b) const {
+    return end_[a] == end_[b] && items_[a].size == items_[b].size && items_[a].alignment == items_[b].alignment;
+  }
+
+  // Whether item i can go at offset `floor` in a run ending at `end` (in the completion, at the
+  // floor aligned up, and without the capacity).
+  bool fits(std::uint32_t i, int end, Bytes floor) const {
+    if (placed_[i] || end_[i] > end) return false;
+    if (completing_) return true;
+    return floor % items_[i].alignment == 0 && floor + items_[i].size <= capacity_;
+  }
+
+  int place(std::uint32_t i, int run_begin, Bytes offset) {
+    placed_[i] = 1;
+    offsets_[i] = offset;
+    --unplaced_from_[start_[i]];
+    --unplaced_until_[end_[i]];
+    ++placed_count_;
+    return skyline_->set_prefix(run_begin, end_[i], offset + items_[i].size);
+  }
+
+  void unplace(std::uint32_t i, std::size_t mark) {
+    skyline_->undo(mark);
+    placed_[i] = 0;
+    ++unplaced_from_[start_[i]];
+    ++unplaced_until_[end_[i]];
+    --placed_count_;
+  }
+
+  // The run that holds a placement and its neighbours must stay fillable.
+  bool checks_pass(int begin) {
+    const int end = skyline_->run_at(begin).end;
+    if (!fillable(begin)) return false;
+    if (begin > 0 && !fillable(skyline_->left_begin(begin))) return false;
+    return end == sections_ || fillable(end);
+  }
+
+  // With no slack, the point above a run's left end is covered by an item that starts there when
+  // the left neighbour is higher; the one above its right end by one that ends there when the
+  // right neighbour is higher; a valley is tiled in time by a chain of items at its floor.
+  bool fillable(int begin) {
+    const TilingSkyline::Run run = skyline_->run_at(begin);
+    if (run.floor == TilingSkyline::kClosed || (!completing_ && run.floor >= capacity_)) return true;
+    const bool left_higher = skyline_->left_floor(begin) > run.floor;
+    const bool right_higher = skyline_->right_floor(run.end) > run.floor;
+    if (left_higher && right_higher) return chain_exists(begin, run.end, run.floor);
+    if (left_higher) return unplaced_from_[begin] > 0;
+    if (right_higher) return unplaced_until_[run.end] > 0;
+    return true;
+  }
+
+  // Whether unplaced items that fit at `floor` lead from section `from` to `to` end to end: a
+  // depth-first search in the order of the lists (longest items first until a restart).
+  bool chain_exists(int from, int to, Bytes floor) {
+    ++stamp_;
+    pending_.assign(1, from);
+    visited_[from] = stamp_;
+    int work = 0;
+    const int work_limit = completing_ ? kCompletionChainWork : kChainWork;
+    while (!pending_.empty()) {
+      const int at = pending_.back();
+      pending_.pop_back();
+      for (std::size_t k = list_begin_[at + 1]; k-- > list_begin_[at];) {
+        const std::uint32_t i = list_[k];
+        if (!fits(i, to, floor)) continue;
+        if (end_[i] == to) return true;
+        if (visited_[end_[i]] != stamp_) {
+          visited_[end_[i]] = stamp_;
+          pending_.push_back(end_[i]);
+        }
+        if (++work > work_limit) return true;
+      }
+    }
+    return false;
+  }
+
+  // The next item to try at a frame: it fits, and differs in shape from the one tried last.
+  std::uint32_t next_candidate(Frame& frame) const {
+    const std::size_t stop = list_begin_[frame.run.begin + 1];
+    while (frame.cursor < stop) {
+      const std::uint32_t i = list_[frame.cursor++];
+      if (!fits(i, frame.run.end, frame.run.floor)) continue;
+      if (frame.item != kNone && same_shape(i, frame.item)) continue;
+      return i;
+    }
+    return kNone;
+  }
+
+  // Keeps the deepest partial packing: deepest_[0, synced_) equals the items of the frames.
+  void note_depth(const std::vector<Frame>& stack) {
+    if (placed_count_ <= deepest_.size()) return;
+    deepest_.resize(placed_count_);
+    for (std::size_t k = synced_; k < placed_count_; ++k) deepest_[k] = stack[k].item;
+    synced_ = placed_count_;
+  }
+
+  // Depth-first search at the lower bound: found, exhausted (there is no packing at the bound)
+  // or gave up (budget or deadline).
+  enum class Outcome { found, exhausted, gave_up };
+  Outcome search(std::int64_t node_budget, Deadline deadline, std::int64_t& nodes) {
+    std::vector<Frame> stack;
+    const auto open = [&] {
+      const std::optional<TilingSkyline::Run> run = skyline_->take_lowest();
+      if (run) stack.push_back({*run, list_begin_[run->begin], kNone, 0});
+      return run.has_value();
+    };
+    if (!open()) return placed_count_ == items_.size() ? Outcome::found : Outcome::exhausted;
+    while (true) {
+      Frame& frame = stack.back();
+      if (frame.item != kNone && placed_[frame.item]) {
+        note_depth(stack);
+        synced_ = std::min(synced_, stack.size() - 1);
+        unplace(frame.item, frame.mark);
+      }
+      const std::uint32_t candidate = next_candidate(frame);
+      if (candidate == kNone) {
+        skyline_->requeue(frame.run.begin);
+        stack.pop_back();
+        if (stack.empty()) return Outcome::exhausted;
+        continue;
+      }
+      if (++nodes > node_budget || (nodes % kDeadlineStride == 0 && deadline.passed())) {
+        note_depth(stack);
+        return Outcome::gave_up;
+      }
+      frame.item = candidate;
+      frame.mark = skyline_->mark();
+      const int run = place(candidate, frame.run.begin, frame.run.floor);
+      if (!checks_pass(run)) continue;
+      if (placed_count_ == items_.size()) return Outcome::found;
+      open();
+    }
+  }
+
+  // Replays the deepest partial packing, then places the rest greedily: at the lowest run, the
+  // first of a few candidates that passes the checks, else the first that fits, else a raise.
+  void complete() {
+    sort_lists();
+    reset();
+    for (const std::uint32_t i : deepest_) {
+      const TilingSkyline::Run run = *skyline_->take_lowest();
+      place(i, run.begin, run.floor);
+    }
+    completing_ = true;
+    EarliestEnds earliest(sections_);
+    std::vector<std::size_t> last_unplaced(list_begin_.begin() + 1, list_begin_.end());
+    const auto update_earliest = [&](int start) {
+      std::size_t& last = last_unplaced[start];
+      while (last > list_begin_[start] && placed_[list_[last - 1]]) --last;
+      earliest.set(start, last > list_begin_[start] ? end_[list_[last - 1]] : EarliestEnds::kNoEnd);
+    };
+    for (int s = 0; s < sections_; ++s) update_earliest(s);
+    while (placed_count_ < items_.size()) {
+      // A run closes only when no unplaced item lives in it, so one stays open.
+      const std::optional<TilingSkyline::Run> run = skyline_->take_lowest();
+      if (!run) throw std::logic_error("tiling search: unplaced items but no open run");
+      if (const std::uint32_t i = pick(*run); i != kNone) {
+        place(i, run->begin, align_up(run->floor, items_[i].alignment));
+        update_earliest(run->begin);
+        continue;
+      }
+      raise(*run, earliest);
+    }
+  }
+
+  std::uint32_t pick(const TilingSkyline::Run& run) {
+    Frame frame{run, list_begin_[run.begin], kNone, 0};
+    std::uint32_t first_fitting = kNone;
+    for (int tries = 0; tries < kGreedyTries; ++tries) {
+      const std::uint32_t i = next_candidate(frame);
+      if (i == kNone) break;
+      if (first_fitting == kNone) first_fitting = i;
+      const std::size_t mark = skyline_->mark();
+      const bool good = checks_pass(place(i, run.begin, align_up(run.floor, items_[i].alignment)));
+      unplace(i, mark);
+      if (good) return i;
+      frame.item = i;
+    }
+    return first_fitting;
+  }
+
+  // Nothing starts at the run's left end and fits: up to the next section where an item starts
+  // that ends inside the run, everything live began further left (and needs the left neighbour's
+  // floor) or ends beyond the run (and needs at least the right neighbour's); rise to the lower.
+  void raise(const TilingSkyline::Run& run, const EarliestEnds& earliest) {
+    const int stop = earliest.first(run.begin + 1, run.end, run.end);
+    const bool starts_before_stop = earliest.first(run.begin, stop, EarliestEnds::kNoEnd - 1) < stop;
+    const Bytes left = skyline_->left_floor(run.begin);
+    skyline_->set_prefix(run.begin, stop, starts_before_stop ? std::min(left, skyline_->right_floor(run.end)) : left);
+  }
+
+  const std::vector<Item>& items_;
+  const int sections_;
+  const Bytes capacity_;
+  std::vector<int> start_;
+  std::vector<int> end_;
+  std::vector<std::size_t> list_begin_;  // per start section: where its items begin in list_
+  std::vector<std::uint32_t> list_;
+  std::vector<std::uint32_t> visited_;   // per section: the stamp of the last chain search there
+  std::uint32_t stamp_ = 0;
+  std::vector<int> pending_;
+
+  std::optional<TilingSkyline> skyline_;
+  std::vector<char> placed_;
+  std::vector<Bytes> offsets_;
+  std::vector<int> unplaced_from_;   // per section: unplaced items starting there
+  std::vector<int> unplaced_until_;  // per section border: unplaced items ending there
+  std::size_t placed_count_ = 0;
+  bool completing_ = false;
+
+  std::vector<std::uint32_t> deepest_;
+  std::size_t synced_ = 0;
+};
+
+}  // namespace
+
+bool has_no_slack(const Problem& problem, const Timeline& timeline) {
+  const Bytes peak = timeline.peak();
+  return std::ranges::all_of(problem.items, [](const Item& item) { return item.live.size() == 1; }) &&
+         std::ranges::all_of(timeline.section_totals(), [&](Bytes total) { return total == peak; });
+}
+
+TilingResult search_tiling(const Problem& problem, const Timeline& timeline, std::int64_t node_budget,
+                           Deadline deadline) {
+  return TilingSearch(problem, timeline).run(node_budget, deadline);
+}
+
+}  // namespace tidepool::packing

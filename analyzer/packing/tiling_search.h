@@ -1,0 +1,42 @@
+// A search for packings with no slack at all (height == lower bound, every section full), such as
+// instances cut from a full rectangle. In such a packing, if the skyline's lowest run [a, b) at
+// floor h has higher neighbours, the item covering (a, h) starts exactly at a, ends by b and lies
+// at offset h; so a depth-first search over the skyline (tiling_skyline.h) that only tries those
+// items has a tiny branching factor. It prunes a state when, around the run just changed, a run
+// with a higher left neighbour has no unplaced item starting where it begins, one with a higher
+// right neighbour none ending where it ends, or a valley no chain of unplaced items that tiles it
+// in time at its floor (a depth-first search over sections, longest items first, which gives up
+// optimistically after 20,000 item visits; this check is what keeps the search from going wrong
+// early). Items equal in start, end, size and alignment are tried once per node.
+// A search that went wrong early rarely recovers, so it restarts with a doubled node budget (from
+// 2,000) and the shapes of each start in a new random order (deterministic for the instance).
+// When no packing is found within the node budget or the deadline, the deepest partial packing is
+// completed greedily (the same rule, picking the first item that passes the checks, and raising
+// what nothing can fill as skyline_fit.h does), so there is always an answer.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "analyzer/packing/deadline.h"
+#include "analyzer/packing/problem.h"
+#include "analyzer/packing/timeline.h"
+
+namespace tidepool::packing {
+
+// Whether the tiling search applies: every item has one interval and every section's total is
+// the lower bound.
+bool has_no_slack(const Problem& problem, const Timeline& timeline);
+
+struct TilingResult {
+  std::vector<Bytes> offsets;  // a complete packing
+  bool perfect = false;        // found by the search: height == lower bound
+  std::int64_t nodes = 0;
+};
+
+// The problem must satisfy has_no_slack. The search stops at `node_budget` placements or at the
+// deadline; the completion always finishes.
+TilingResult search_tiling(const Problem& problem, const Timeline& timeline, std::int64_t node_budget,
+                           Deadline deadline);
+
+}  // namespace tidepool::packing

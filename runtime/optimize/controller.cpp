@@ -89,6 +89,7 @@ CUresult Controller::allocate(const AllocRequest& request, CUdeviceptr* address,
       }
     }
     if (s.swappable(request.bytes)) {
+      s.make_room(s.rounded(request.bytes));
       CUresult r = s.swap_space->allocate(request.bytes, address);
       if (r == CUDA_ERROR_OUT_OF_MEMORY && s.swap_space->evict(request.bytes) > 0) {
         r = s.swap_space->allocate(request.bytes, address);
@@ -99,6 +100,7 @@ CUresult Controller::allocate(const AllocRequest& request, CUdeviceptr* address,
       outcome.fallback_reason = "the swap space failed; plain driver";
     }
   }
+  if (ours) s.make_room(request.bytes);
   lock.unlock();
   CUresult r = driver();
   if (r == CUDA_ERROR_OUT_OF_MEMORY && ours) {
@@ -120,10 +122,14 @@ void Controller::allocated(uint64_t alloc_id, CUdeviceptr address, uint64_t byte
                       outcome.pool, 0,     outcome.counted};
   if (outcome.counted) {
     m.program_ordinal = s.next_program_ordinal++;
-    s.by_program_ordinal[m.program_ordinal] = alloc_id;
+    if (outcome.source == Source::swap_space) s.by_program_ordinal[m.program_ordinal] = alloc_id;
   }
   s.by_id[alloc_id] = m;
-  if (outcome.source == Source::swap_space) s.swap_ids[address] = alloc_id;
+  if (outcome.source == Source::driver) s.driver_bytes += bytes;
+  if (outcome.source == Source::swap_space) {
+    s.swap_ids[address] = alloc_id;
+    s.swap_space->set_tag(address, alloc_id);
+  }
   if (outcome.in_iteration && s.plan != nullptr &&
       outcome.ordinal < s.plan->iteration_allocations.size()) {
     s.plan->iteration_allocations[outcome.ordinal] = alloc_id;
@@ -142,9 +148,9 @@ void Controller::allocated_pitched(uint64_t alloc_id, CUdeviceptr address, uint6
   s.poll_planning();
   s.count(State::Counted::alloc, bytes);
   const uint64_t ordinal = s.next_program_ordinal++;
-  s.by_program_ordinal[ordinal] = alloc_id;
   s.by_id[alloc_id] = ManagedAllocation{
       address, bytes, Source::driver, PlannedPool::kNoSlot, nullptr, ordinal, true};
+  s.driver_bytes += bytes;
 }
 
 CUresult Controller::free(uint64_t alloc_id, CUdeviceptr address, CUstream stream, bool async,
@@ -159,18 +165,23 @@ CUresult Controller::free(uint64_t alloc_id, CUdeviceptr address, CUstream strea
   const ManagedAllocation m = it->second;
   s.by_id.erase(it);
   if (m.counted) {
-    s.by_program_ordinal.erase(m.program_ordinal);
+    if (m.source == Source::swap_space) s.by_program_ordinal.erase(m.program_ordinal);
     s.count(State::Counted::free);
   }
   switch (m.source) {
     case Source::arena: {
-      if (async && std::find(s.streams.begin(), s.streams.end(), stream) == s.streams.end())
-        s.streams.push_back(stream);
-      std::vector<CUstream> capturing;
-      for (CUstream used : s.streams) {
-        if (s.capturing(used)) capturing.push_back(used);
+      if (async) s.use_stream(stream);
+      const std::span<const CUstream> used = s.streams.all();
+      if (s.streams.in_order() && (used.empty() || !s.capturing(used[0]))) {
+        m.pool->release_in_order(m.slot);
+        s.streams.freed_in_order();
+      } else {
+        std::vector<CUstream> capturing;
+        for (CUstream user : used) {
+          if (s.capturing(user)) capturing.push_back(user);
+        }
+        m.pool->release(m.slot, used, capturing);
       }
-      m.pool->release(m.slot, s.streams, capturing);
       if (m.pool->live_slots() == 0) {
         std::erase_if(s.retired_pools,
                       [&](const auto& retired) { return retired.get() == m.pool; });
@@ -184,6 +195,7 @@ CUresult Controller::free(uint64_t alloc_id, CUdeviceptr address, CUstream strea
       s.drain_swap_events();
       return CUDA_SUCCESS;
     case Source::driver:
+      s.driver_bytes -= m.bytes;
       break;
   }
   lock.unlock();
@@ -204,8 +216,7 @@ CUresult Controller::before_work(const Work& work) {
     }
     return CUDA_SUCCESS;
   }
-  if (std::find(s.streams.begin(), s.streams.end(), work.stream) == s.streams.end())
-    s.streams.push_back(work.stream);
+  s.use_stream(work.stream);
   const IterationCursor::Step step = work.launch ? s.count(State::Counted::launch, 0, work.kernel)
                                                  : s.count(State::Counted::transfer);
   if (step.trusted && s.plan != nullptr) t_pending = {true, step.ordinal, s.plan.get()};
@@ -216,7 +227,10 @@ CUresult Controller::before_work(const Work& work) {
     }
     if (!s.plan->swaps->releases_before(step.ordinal).empty()) s.drain_swap_events();
     for (const plan::SwapOperation* op : s.plan->swaps->ins_at(step.ordinal)) {
-      if (ManagedAllocation* m = s.buffer(op->buffer)) s.swap_space->swap_in(m->base);
+      if (ManagedAllocation* m = s.buffer(op->buffer)) {
+        if (s.swap_space->is_out(m->base)) s.make_room(s.rounded(m->bytes));
+        s.swap_space->swap_in(m->base);
+      }
     }
   }
   // The swap-space buffers it touches come back together: bringing one back never evicts another.
@@ -271,7 +285,7 @@ void Controller::range_push(std::string_view name) {
 void Controller::stream_destroyed(CUstream stream) {
   State& s = *state_;
   const std::lock_guard lock(s.mutex);
-  std::erase(s.streams, stream);
+  if (!s.streams.forget(stream)) s.block_free_arena();
   if (s.swap_space != nullptr) s.swap_space->forget_stream(stream);
 }
 

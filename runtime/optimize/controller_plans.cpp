@@ -129,8 +129,9 @@ void Controller::State::return_to_recording(std::string_view reason, bool inside
   by_program_ordinal.clear();
   next_program_ordinal = 0;
   for (uint64_t id : live) {
-    by_id[id].program_ordinal = next_program_ordinal;
-    by_program_ordinal[next_program_ordinal++] = id;
+    ManagedAllocation& m = by_id[id];
+    m.program_ordinal = next_program_ordinal++;
+    if (m.source == AllocOutcome::Source::swap_space) by_program_ordinal[m.program_ordinal] = id;
   }
 }
 

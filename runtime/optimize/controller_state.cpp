@@ -24,7 +24,8 @@ Controller::State::State(const DriverApi& driver, bool (*is_capturing)(CUstream)
     : api(driver),
       capturing(is_capturing),
       settings(runtime::settings()),
-      trace_path(std::move(trace)) {
+      trace_path(std::move(trace)),
+      streams(api, is_capturing) {
   const bool modes = settings.optimize_pool || settings.optimize_swap;
   enforce_pool = !modes || settings.optimize_pool;
   enforce_swap = !modes || settings.optimize_swap;
@@ -85,11 +86,38 @@ bool Controller::State::in_our_context() const {
   return context != nullptr && api.ctx_get_current(&current) == CUDA_SUCCESS && current == context;
 }
 
+uint64_t Controller::State::rounded(uint64_t bytes) const {
+  return granularity == 0 ? bytes : (bytes + granularity - 1) / granularity * granularity;
+}
+
 // Rounding to the granularity may waste at most 1/16 of the buffer.
 bool Controller::State::swappable(uint64_t bytes) const {
   if (swap_space == nullptr || granularity == 0 || bytes < granularity) return false;
-  const uint64_t rounded = (bytes + granularity - 1) / granularity * granularity;
-  return (rounded - bytes) * 16 <= bytes;
+  return (rounded(bytes) - bytes) * 16 <= bytes;
+}
+
+uint64_t Controller::State::device_bytes() const {
+  uint64_t total = driver_bytes;
+  if (plan != nullptr && plan->pool != nullptr) total += plan->pool->arena_bytes();
+  for (const auto& retired : retired_pools) total += retired->arena_bytes();
+  if (swap_space != nullptr) total += swap_space->device_bytes();
+  return total;
+}
+
+void Controller::State::make_room(uint64_t bytes) {
+  if (plan == nullptr || !plan->swaps || swap_space == nullptr) return;
+  const uint64_t ceiling = plan->plan.swap->planned_peak_bytes;
+  while (device_bytes() + bytes > ceiling && swap_space->finish_oldest_swap_out() > 0) {
+  }
+}
+
+void Controller::State::use_stream(CUstream stream) {
+  if (!streams.use(stream)) block_free_arena();
+}
+
+void Controller::State::block_free_arena() {
+  if (plan != nullptr && plan->pool != nullptr) plan->pool->block_free_slots();
+  for (const auto& retired : retired_pools) retired->block_free_slots();
 }
 
 ManagedAllocation* Controller::State::buffer(const plan::BufferRef& ref) {
@@ -110,8 +138,7 @@ ManagedAllocation* Controller::State::buffer(const plan::BufferRef& ref) {
 void Controller::State::drain_swap_events(bool everything) {
   if (swap_space == nullptr) return;
   for (const SwapEvent& e : swap_space->poll(everything)) {
-    const auto it = swap_ids.find(e.address);
-    const uint64_t id = it != swap_ids.end() ? it->second : 0;
+    const uint64_t id = e.tag;  // the allocation id (set_tag): the buffer may be gone by now
     switch (e.kind) {
       case SwapEvent::Kind::swap_out:
         record_decision(trace::SwapOut{id, e.bytes, e.start_ns, e.end_ns}, e.sequence);

@@ -21,6 +21,7 @@
 #include "runtime/optimize/iteration_cursor.h"
 #include "runtime/optimize/online_planner.h"
 #include "runtime/optimize/planned_pool.h"
+#include "runtime/optimize/stream_order.h"
 #include "runtime/optimize/swap_schedule.h"
 #include "runtime/recorder.h"
 #include "runtime/settings.h"
@@ -81,6 +82,19 @@ class Controller::State {
   void drain_swap_events(bool everything = false);
   bool in_our_context() const;
   bool swappable(uint64_t bytes) const;
+  uint64_t rounded(uint64_t bytes) const;  // up to the swap space's granularity
+  // Device memory the runtime accounts for: the arenas, the live allocations the driver served
+  // (counted ones), and the swap space's mapped and cached memory.
+  uint64_t device_bytes() const;
+  // Before `bytes` more device memory is taken (an allocation outside the arena, a swap-in's map),
+  // while a plan's swaps are in force: finishes the oldest swap-outs in flight until it fits under
+  // the plan's peak. The plan's peak is over device time; the host runs ahead of the device, so
+  // without this it maps the next buffers before the copies that make room for them have run.
+  void make_room(uint64_t bytes);
+  // The program's work or free on `stream` (StreamOrder::use), before it is issued.
+  void use_stream(CUstream stream);
+  // No arena memory free now may be reused (a new stream could not be ordered after its frees).
+  void block_free_arena();
   bool modes_requested() const;
 
   std::mutex mutex;
@@ -95,10 +109,12 @@ class Controller::State {
   uint64_t events = 0;  // events of the stream counted since the start
   std::pmr::unsynchronized_pool_resource node_memory;  // map nodes are recycled, not reallocated
   std::pmr::unordered_map<uint64_t, ManagedAllocation> by_id{&node_memory};
-  std::pmr::unordered_map<uint64_t, uint64_t> by_program_ordinal{&node_memory};  // -> alloc id
+  // Program ordinal -> alloc id, for the swap space's buffers (the only ones a swap can name).
+  std::pmr::unordered_map<uint64_t, uint64_t> by_program_ordinal{&node_memory};
   std::pmr::unordered_map<CUdeviceptr, uint64_t> swap_ids{&node_memory};         // base -> alloc id
   uint64_t next_program_ordinal = 0;
-  std::vector<CUstream> streams;  // streams the program's work has used
+  uint64_t driver_bytes = 0;  // live counted allocations the driver served
+  StreamOrder streams;  // the streams the program's work has used
 
   std::unique_ptr<Enforcement> plan;
   std::vector<std::unique_ptr<PlannedPool>> retired_pools;  // still holding live slots

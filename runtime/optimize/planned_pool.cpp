@@ -109,6 +109,15 @@ bool PlannedPool::release(uint32_t slot_index, std::span<const CUstream> streams
   return ordered;
 }
 
+void PlannedPool::release_in_order(uint32_t slot_index) {
+  slots_[slot_index].live = false;
+  --live_;
+}
+
+void PlannedPool::block_free_slots() {
+  for (SlotState& slot : slots_) slot.blocked = slot.blocked || !slot.live;
+}
+
 void PlannedPool::before_work(uint32_t slot_index, CUstream stream) {
   SlotState& slot = slots_[slot_index];
   if (slot.must_wait.empty()) return;

@@ -44,6 +44,12 @@ class PlannedPool {
   bool release(uint32_t slot, std::span<const CUstream> streams,
                std::span<const CUstream> capturing);
 
+  // The same when every stream the program used orders the next occupant's work after the free
+  // already (StreamOrder::in_order): no event is recorded.
+  void release_in_order(uint32_t slot);
+  // Free memory may never be reused (a stream could not be ordered after its frees).
+  void block_free_slots();
+
   // Before work on `stream` touches the slot's allocation: waits for the frees of the memory's
   // previous occupants on other streams (once per stream).
   void before_work(uint32_t slot, CUstream stream);

@@ -43,6 +43,7 @@ struct SwapBuffer {
   UserStreams users;            // streams that used it since it last became resident
   std::vector<CUevent> fences;  // pooled events recorded on users that are gone (or at its release)
   std::atomic<uint64_t> last_use{0};  // the use clock at its latest ensure_resident
+  uint64_t tag = 0;  // set_tag: names it in its SwapEvents
   bool kept_resident = false;
   bool released = false;
   unsigned transfers = 0;          // its transfers queued on the copy stream and not finished

@@ -57,12 +57,14 @@ CUresult SwapSpace::Impl::map(SwapBuffer& buffer, bool rescue) {
   r = api.mem_map(buffer.address, buffer.mapped_bytes, 0, handle, 0);
   if (r != CUDA_SUCCESS) {
     physical.keep(handle, buffer.mapped_bytes);
+    note_pending();
     return r;
   }
   r = api.mem_set_access(buffer.address, buffer.mapped_bytes, &access, 1);  // a fresh mapping has none
   if (r != CUDA_SUCCESS) {
     api.mem_unmap(buffer.address, buffer.mapped_bytes);
     physical.keep(handle, buffer.mapped_bytes);
+    note_pending();
     return r;
   }
   buffer.physical = handle;
@@ -72,7 +74,10 @@ CUresult SwapSpace::Impl::map(SwapBuffer& buffer, bool rescue) {
 
 bool SwapSpace::Impl::unmap(SwapBuffer& buffer, bool keep_physical) {
   if (api.mem_unmap(buffer.address, buffer.mapped_bytes) != CUDA_SUCCESS) return false;
-  if (keep_physical) physical.keep(buffer.physical, buffer.mapped_bytes);
+  if (keep_physical) {
+    physical.keep(buffer.physical, buffer.mapped_bytes);
+    note_pending();
+  }
   else physical.release(buffer.physical);
   buffer.physical = 0;
   counts.resident_bytes -= buffer.mapped_bytes;
@@ -81,7 +86,8 @@ bool SwapSpace::Impl::unmap(SwapBuffer& buffer, bool keep_physical) {
 
 void SwapSpace::Impl::report(SwapEvent::Kind kind, const SwapBuffer& buffer, CUevent start, CUevent end,
                              uint64_t bytes, bool on_demand, uint64_t sequence) {
-  reported.push_back({SwapEvent{kind, buffer.address, bytes, 0, 0, on_demand, sequence}, start, end});
+  reported.push_back({SwapEvent{kind, buffer.address, bytes, 0, 0, on_demand, sequence, buffer.tag}, start, end});
+  note_pending();
 }
 
 void SwapSpace::Impl::time_reported(size_t keep) {

@@ -120,8 +120,14 @@ bool SwapSpace::release(CUdeviceptr address, CUstream stream) {
   if (stream != nullptr) buffer->users.add(stream);
   s.forget_users(*buffer);  // an event on each user: the memory goes back after their work
   s.releasing.push_back(std::move(buffer));
+  s.note_pending();
   s.finish_releases(stream == nullptr);
   return true;
+}
+
+void SwapSpace::set_tag(CUdeviceptr address, uint64_t tag) {
+  const std::lock_guard lock(impl_->mutex);
+  if (const auto it = impl_->buffers.find(address); it != impl_->buffers.end()) it->second->tag = tag;
 }
 
 std::optional<std::pair<CUdeviceptr, uint64_t>> SwapSpace::find(CUdeviceptr address) const {
@@ -174,6 +180,12 @@ bool SwapSpace::swap_out(CUdeviceptr address, bool copy_out) {
   if (buffer == nullptr || buffer->kept_resident) return false;
   if (buffer->residency != Residency::resident && buffer->residency != Residency::arriving) return false;
   return s.start_swap_out(*buffer, copy_out);
+}
+
+bool SwapSpace::is_out(CUdeviceptr address) const {
+  const std::lock_guard lock(impl_->mutex);
+  const SwapBuffer* buffer = impl_->lookup(address);
+  return buffer != nullptr && buffer->residency == Residency::out;
 }
 
 CUresult SwapSpace::swap_in(CUdeviceptr address) {
@@ -243,18 +255,52 @@ void SwapSpace::set_sequence_source(uint64_t (*source)()) {
   s.sequence_source = source;
 }
 
-uint64_t SwapSpace::trim() {
+uint64_t SwapSpace::finish_oldest_swap_out() {
   Impl& s = *impl_;
   const std::lock_guard lock(s.mutex);
   s.finish_completed();
-  return s.physical.release_all();
+  // A cancelled swap-out (its buffer used again while leaving) frees nothing: skipped.
+  const auto oldest = std::find_if(s.in_flight.begin(), s.in_flight.end(), [](const Transfer& t) {
+    return t.kind == SwapEvent::Kind::swap_out && t.buffer->residency == Residency::leaving &&
+           t.buffer->latest_copy == t.end;
+  });
+  if (oldest == s.in_flight.end()) return 0;
+  const uint64_t before = s.counts.resident_bytes;
+  if (s.api.event_synchronize(oldest->end) != CUDA_SUCCESS) return 0;
+  s.finish_completed();
+  const uint64_t unmapped = before > s.counts.resident_bytes ? before - s.counts.resident_bytes : 0;
+  s.physical.release_all();
+  return unmapped;
+}
+
+uint64_t SwapSpace::device_bytes() const {
+  const Impl& s = *impl_;
+  const std::lock_guard lock(s.mutex);
+  return s.counts.resident_bytes + s.physical.cached_bytes();
+}
+
+void SwapSpace::Impl::update_pending() {
+  pending.store(!in_flight.empty() || !releasing.empty() || !reported.empty() || physical.cached_bytes() > 0,
+                std::memory_order_release);
+}
+
+uint64_t SwapSpace::trim() {
+  Impl& s = *impl_;
+  if (!s.pending.load(std::memory_order_acquire)) return 0;  // the common case: no lock
+  const std::lock_guard lock(s.mutex);
+  s.finish_completed();
+  const uint64_t released = s.physical.release_all();
+  s.update_pending();
+  return released;
 }
 
 std::vector<SwapEvent> SwapSpace::poll(bool everything) {
   Impl& s = *impl_;
+  if (!s.pending.load(std::memory_order_acquire)) return {};  // the common case: no lock
   const std::lock_guard lock(s.mutex);
   s.finish_completed();
   s.time_reported(everything ? 0 : s.report_lag);
+  s.update_pending();
   return std::exchange(s.finished, {});
 }
 

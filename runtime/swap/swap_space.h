@@ -61,6 +61,7 @@ struct SwapEvent {
   // Where the device memory went (swap-out, eviction: its unmap) or came back (swap-in: its map)
   // in the caller's order of events (set_sequence_source); 0 without a source.
   uint64_t sequence = 0;
+  uint64_t tag = 0;  // the buffer's tag (set_tag): it names the buffer after its release too
 };
 
 class SwapSpace {
@@ -82,6 +83,9 @@ class SwapSpace {
   // The program freed the buffer at its base address: after the work queued on `stream` (0 = now,
   // once its swaps are done), its memory and reservation go back. False if not ours.
   bool release(CUdeviceptr address, CUstream stream = nullptr);
+  // Names the buffer at base address `address` in its SwapEvents (e.g. the caller's allocation id):
+  // reports come late, possibly after the buffer was released and its address reused.
+  void set_tag(CUdeviceptr address, uint64_t tag);
   // The base address and requested size of the buffer holding `address`, if it is one of ours.
   std::optional<std::pair<CUdeviceptr, uint64_t>> find(CUdeviceptr address) const;
 
@@ -101,6 +105,8 @@ class SwapSpace {
   // not resident): the buffer then stays resident with its data. A buffer with no current host copy
   // is copied out whatever copy_out says.
   bool swap_out(CUdeviceptr address, bool copy_out = true);
+  // True when the buffer holding `address` is out: its memory unmapped, its data on the host.
+  bool is_out(CUdeviceptr address) const;
   // Starts an asynchronous swap-in (no-op when resident or already coming back).
   // CUDA_ERROR_NOT_FOUND when `address` is not in one of ours.
   CUresult swap_in(CUdeviceptr address);
@@ -123,9 +129,17 @@ class SwapSpace {
   // True when the buffer is out afterwards; false (nothing waited for) when it is not leaving.
   bool finish_swap_out(CUdeviceptr address);
 
+  // Waits for the oldest swap-out still in flight (the out stream runs them in issue order) and
+  // finishes it: its memory unmapped and released to the driver at once. Returns the device bytes
+  // that gave back (0: no swap-out in flight, nothing waited for).
+  uint64_t finish_oldest_swap_out();
+
   // Gives the unmapped physical memory kept for reuse back to the driver at once, waiting for
   // nothing; returns the bytes released.
   uint64_t trim();
+
+  // Device memory the swap space holds now: mapped buffers and cached physical memory (rounded sizes).
+  uint64_t device_bytes() const;
 
   // Finishes swap-outs whose copies have completed (unmap, keep the physical memory for reuse)
   // and returns the transfers finished since the last call, less the latest `report_lag` of them

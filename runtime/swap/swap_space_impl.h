@@ -78,6 +78,11 @@ struct SwapSpace::Impl {
 
   mutable std::mutex mutex;
   std::atomic<uint64_t> absent{0};  // buffers not resident: leaving, out or arriving
+  // Something for poll() or trim() to do: transfers in flight or not reported yet, releases
+  // pending, cached physical memory. Set under the lock (note_pending), read without it.
+  std::atomic<bool> pending{false};
+  void note_pending() { pending.store(true, std::memory_order_release); }
+  void update_pending();  // after poll() or trim(): still anything to do?
   EventPool events{api};
   PinnedPool pinned;
   PhysicalCache physical;

@@ -53,6 +53,7 @@ bool SwapSpace::Impl::start_swap_out(SwapBuffer& buffer, bool copy_out) {
   ++buffer.transfers;
   buffer.latest_copy = end;
   in_flight.push_back({&buffer, SwapEvent::Kind::swap_out, start, end, copy ? buffer.bytes : 0, false});
+  note_pending();
   return true;
 }
 
@@ -79,6 +80,7 @@ CUresult SwapSpace::Impl::start_swap_in(SwapBuffer& buffer, bool on_demand) {
   ++buffer.transfers;
   buffer.latest_copy = end;
   in_flight.push_back({&buffer, SwapEvent::Kind::swap_in, start, end, buffer.bytes, on_demand, next_sequence()});
+  note_pending();
   return CUDA_SUCCESS;
 }
 

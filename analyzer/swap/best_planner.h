@@ -20,9 +20,14 @@ namespace tidepool::swap {
 
 inline constexpr Bytes kBestSmallestBlock = Bytes{1} << 20;
 
-// Lowers the peak as far as it can within max_slowdown_pct of the baseline's iteration time;
-// stops early once the peak is at or below `stop_at` when given.
+// Lowers the peak (as simulated with `placement`) as far as it can within max_slowdown_pct of the
+// baseline's iteration time; stops early once the peak is at or below `stop_at` when given. With a
+// static arena, the peak has two parts: the arena (lowered by moving buffers out of it: swaps of
+// the gaps over its highest op) and what lives outside it (lowered by swaps of the gaps of
+// persistent and already swapped buffers over the peak); on iterations up to 20k ops it then plans
+// again without each buffer its plan moves, while that lowers the peak (a bounded amount of work).
 std::vector<SwapOp> best_plan(const Model& model, const Link& link, const Simulation& baseline,
-                              double max_slowdown_pct, std::optional<Bytes> stop_at = std::nullopt);
+                              double max_slowdown_pct, Placement placement = Placement::own_allocations,
+                              std::optional<Bytes> stop_at = std::nullopt);
 
 }  // namespace tidepool::swap

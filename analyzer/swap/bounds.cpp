@@ -52,8 +52,8 @@ std::vector<Covering> coverings(const Model& model, const Simulation& base) {
 
 // Per op [0, n), the value of the first gap (in `order`) that covers it, or `none`: each op is
 // painted once, skipping painted runs with a union-find.
-std::vector<double> paint(const std::vector<Covering>& gaps, std::vector<std::size_t> order, std::size_t n,
-                          double none, double Covering::*value) {
+std::vector<double> paint(const std::vector<Covering>& gaps, const std::vector<std::pair<double, std::size_t>>& order,
+                          std::size_t n, double none, double Covering::*value) {
   std::vector<double> out(n, none);
   std::vector<std::size_t> next(n + 1);  // the first unpainted op at or after i
   for (std::size_t i = 0; i <= n; ++i) next[i] = i;
@@ -63,7 +63,7 @@ std::vector<double> paint(const std::vector<Covering>& gaps, std::vector<std::si
     while (next[i] != root) i = std::exchange(next[i], root);
     return root;
   };
-  for (std::size_t g : order) {
+  for (const auto& [key, g] : order) {
     for (std::size_t i = find(gaps[g].from); i < gaps[g].to; i = find(i + 1)) {
       out[i] = gaps[g].*value;
       next[i] = i + 1;
@@ -87,18 +87,19 @@ Bounds compute_bounds(const Model& model, const Link& link, const Simulation& ba
   // Per op: the idle bytes (clean and dirty), the earliest start of a dirty gap over it, and the
   // latest end of any gap over it.
   std::vector<long double> dirty(n + 1, 0), clean(n + 1, 0);
-  std::vector<std::size_t> dirty_by_start, by_end;
+  std::vector<std::pair<double, std::size_t>> dirty_by_start, by_end;  // (key, gap): sorted by key
   for (std::size_t g = 0; g < gaps.size(); ++g) {
     auto& sum = gaps[g].clean ? clean : dirty;
     sum[gaps[g].from] += gaps[g].size;
     sum[gaps[g].to] -= gaps[g].size;
-    if (!gaps[g].clean) dirty_by_start.push_back(g);
-    by_end.push_back(g);
+    if (!gaps[g].clean) dirty_by_start.push_back({gaps[g].start, g});
+    by_end.push_back({-gaps[g].end, g});
   }
-  std::sort(dirty_by_start.begin(), dirty_by_start.end(), [&](std::size_t a, std::size_t b) { return gaps[a].start < gaps[b].start; });
-  std::sort(by_end.begin(), by_end.end(), [&](std::size_t a, std::size_t b) { return gaps[a].end > gaps[b].end; });
-  const std::vector<double> earliest_dirty_start = paint(gaps, std::move(dirty_by_start), n, kNone, &Covering::start);
-  const std::vector<double> latest_end = paint(gaps, std::move(by_end), n, kNone, &Covering::end);
+  // Gaps with equal keys paint the same value, so the order among them does not matter.
+  std::sort(dirty_by_start.begin(), dirty_by_start.end());
+  std::sort(by_end.begin(), by_end.end());
+  const std::vector<double> earliest_dirty_start = paint(gaps, dirty_by_start, n, kNone, &Covering::start);
+  const std::vector<double> latest_end = paint(gaps, by_end, n, kNone, &Covering::end);
   long double dirty_here = 0, clean_here = 0;
   Bounds bounds;
   for (std::size_t i = 0; i < n; ++i) {

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <numeric>
+#include <optional>
 
 #include "analyzer/swap/range_max.h"
 
@@ -39,7 +40,11 @@ class PaperPlanner::State {
 
   std::vector<SwapOp> plan(Bytes limit, PaperScheduling scheduling) {
     limit_ = static_cast<std::int64_t>(limit);
-    std::vector<Candidate> chosen = select();
+    if (selected_limit_ != limit_) {  // both schedulings of one limit share its selection
+      selected_ = select();
+      selected_limit_ = limit_;
+    }
+    std::vector<Candidate> chosen = selected_;
     if (scheduling == PaperScheduling::no_overhead) schedule_no_overhead(chosen);
     else schedule_stick_to_limit(chosen);
     std::vector<SwapOp> ops;
@@ -221,6 +226,8 @@ class PaperPlanner::State {
   long n_;
   double period_;
   std::int64_t limit_ = 0;
+  std::optional<std::int64_t> selected_limit_;  // the limit `selected_` was chosen for
+  std::vector<Candidate> selected_;
   std::vector<Candidate> all_;        // the gaps across the peak
   std::vector<long double> load_sums_;  // per candidate: the load summed over its absence
   std::vector<std::size_t> ranked_;   // candidates after the stable sorts by DOA_origin and AOA

@@ -23,6 +23,9 @@ std::string_view to_string(Planner planner);
 struct Target {
   std::optional<Bytes> budget;
   double max_slowdown_pct = 0;
+  // static_arena when the plan goes beside tidepool's pool (the iteration's unswapped buffers in one
+  // static arena): every peak, the baseline's included, is then simulated so.
+  Placement placement = Placement::own_allocations;
 };
 
 struct Result {

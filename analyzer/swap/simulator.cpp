@@ -65,8 +65,8 @@ class SwapsAtOp {
 
 class Simulator {
  public:
-  Simulator(const Model& model, std::span<const SwapOp> plan, const Link& link)
-      : model_(model), plan_(plan), link_(link), n_(static_cast<std::uint32_t>(model.ops.size())),
+  Simulator(const Model& model, std::span<const SwapOp> plan, const Link& link, Placement placement)
+      : model_(model), plan_(plan), link_(link), placement_(placement), n_(static_cast<std::uint32_t>(model.ops.size())),
         outs_(n_, plan, [](const SwapOp& s) { return std::optional{s.out_after}; }),
         ins_(n_, plan, [](const SwapOp& s) { return std::optional{s.in_at}; }),
         needs_(n_, plan, [](const SwapOp& s) { return std::optional{s.needed_by}; }),
@@ -81,10 +81,17 @@ class Simulator {
     end_.resize(std::size_t{n_} * kPasses);
   }
 
-  Simulation run() {
-    for (std::uint64_t g = 0; g < std::uint64_t{n_} * kPasses; ++g) step(g);
+  Simulation run(double give_up_beyond_seconds) {
+    const std::uint64_t reported = std::uint64_t{n_} * kReported;
+    for (std::uint64_t g = 0; g < reported; ++g) step(g);
+    const double from = pass_end(kReported - 1);  // every op of the reported pass starts after it
+    for (std::uint64_t g = reported; g < reported + n_; ++g) {
+      step(g);
+      if (end_[g] - from > give_up_beyond_seconds) return too_slow();
+    }
+    for (std::uint64_t g = reported + n_; g < std::uint64_t{n_} * kPasses; ++g) step(g);
     Simulation sim;
-    const double from = pass_end(kReported - 1), to = pass_end(kReported);
+    const double to = pass_end(kReported);
     sim.iteration_seconds = to - from;
     sim.stall_seconds = stall_;
     sim.op_start.resize(n_), sim.op_end.resize(n_);
@@ -99,13 +106,18 @@ class Simulator {
                            x.in_issue - from, x.in_start - from, x.in_end - from});
     }
     count_bytes(sim);
-    auto [peak, when] = device_peak(from, to);
+    auto [peak, when] = device_peak(from, to, sim);
     sim.peak_bytes = peak, sim.peak_time = when;
     sim.pinned_peak_bytes = pinned_peak(from, to);
     return sim;
   }
 
  private:
+  static Simulation too_slow() {
+    Simulation sim;
+    sim.iteration_seconds = std::numeric_limits<double>::infinity();
+    return sim;
+  }
   std::uint64_t global(std::uint32_t pass, std::uint32_t op) const { return std::uint64_t{pass} * n_ + op; }
   double pass_end(int pass) const {
     double t = 0;
@@ -185,10 +197,12 @@ class Simulator {
   // Device memory over [from, to]: each buffer is charged from the start of op `begin` to the end
   // of its last op (`end - 1`, or its last access when that ends later). Buffers are summed per op
   // where their last op is fixed (one stream orders both), so the events are per op, not per buffer.
-  std::pair<Bytes, double> device_peak(double from, double to) {
+  // With a static arena, the arena's height is counted throughout instead of its buffers.
+  std::pair<Bytes, double> device_peak(double from, double to, Simulation& sim) {
     std::vector<std::int64_t> alloc_at(n_, 0), free_at(n_, 0);
     std::vector<std::pair<std::uint32_t, std::uint32_t>> either;  // (buffer, other last op)
     std::int64_t base = 0;
+    std::vector<std::int64_t> arena_delta(placement_ == Placement::static_arena ? n_ + 1 : 0, 0);
     for (std::uint32_t b = 0; b < model_.buffers.size(); ++b) {
       const Buffer& buffer = model_.buffers[b];
       const auto c = static_cast<std::int64_t>(charge(b));
@@ -197,12 +211,26 @@ class Simulator {
         continue;
       }
       if (buffer.begin == buffer.end) continue;
+      if (!arena_delta.empty() && !swapped_[b]) {
+        arena_delta[buffer.begin] += c;
+        arena_delta[buffer.end] -= c;
+        continue;
+      }
       alloc_at[buffer.begin] += c;
       const std::uint32_t last = buffer.end - 1;  // accesses are before `end`: only another stream's may end later
       if (!buffer.accesses.empty() && model_.ops[buffer.accesses.back().op].stream != model_.ops[last].stream)
         either.push_back({b, buffer.accesses.back().op});
       else
         free_at[last] += c;
+    }
+    if (!arena_delta.empty()) {
+      std::int64_t level = 0, height = 0;
+      for (std::uint32_t i = 0; i < n_; ++i) {
+        level += arena_delta[i];
+        if (level > height) height = level, sim.arena_peak_op = i;
+      }
+      sim.arena_bytes = static_cast<Bytes>(height);
+      base += height;
     }
     std::vector<MemoryEvent> events;
     events.reserve(std::size_t{n_} * 2 + either.size() * 2);
@@ -269,6 +297,7 @@ class Simulator {
   const Model& model_;
   std::span<const SwapOp> plan_;
   const Link& link_;
+  Placement placement_;
   std::uint32_t n_;
   SwapsAtOp outs_, ins_, needs_, releases_;
   std::vector<bool> swapped_;
@@ -281,9 +310,10 @@ class Simulator {
 
 }  // namespace
 
-Simulation simulate(const Model& model, std::span<const SwapOp> plan, const Link& link) {
+Simulation simulate(const Model& model, std::span<const SwapOp> plan, const Link& link, Placement placement,
+                    double give_up_beyond_seconds) {
   check_swap_ops(model, plan);
-  return Simulator(model, plan, link).run();
+  return Simulator(model, plan, link, placement).run(give_up_beyond_seconds);
 }
 
 }  // namespace tidepool::swap

@@ -11,6 +11,8 @@
 // steady state.
 #pragma once
 
+#include <cstdint>
+#include <limits>
 #include <span>
 #include <vector>
 
@@ -30,11 +32,20 @@ struct SwapTiming {
   double in_end = 0;
 };
 
+// How the buffers that no swap moves hold their memory: each in its own allocation, from its
+// allocation to its free (as the program made them), or, beside tidepool's planned pool, the
+// iteration's ones (not persistent) in one static arena held over the whole iteration, as high as
+// their largest total live size at any op (the packing's lower bound); persistent and swapped
+// buffers keep their own allocations.
+enum class Placement { own_allocations, static_arena };
+
 struct Simulation {
   double iteration_seconds = 0;  // the steady-state period of one iteration
   double stall_seconds = 0;      // time ops waited for swap-ins and for swap-outs to release
   Bytes peak_bytes = 0;          // device memory, swapped buffers at their rounded size
   double peak_time = 0;          // when the peak is first reached
+  Bytes arena_bytes = 0;         // static_arena: the arena's height (part of every figure above)
+  std::uint32_t arena_peak_op = 0;  // static_arena: the first op at which the arena's content is highest
   Bytes pinned_peak_bytes = 0;   // host memory holding swapped-out data
   Bytes bytes_out = 0;           // device to host in one iteration
   Bytes bytes_in = 0;            // host to device in one iteration
@@ -43,7 +54,11 @@ struct Simulation {
   std::vector<SwapTiming> swaps;  // per swap op, in the order given
 };
 
-// The plan must pass check_swap_ops (it is checked; std::invalid_argument otherwise).
-Simulation simulate(const Model& model, std::span<const SwapOp> plan, const Link& link);
+// The plan must pass check_swap_ops (it is checked; std::invalid_argument otherwise). A plan
+// whose iteration would take longer than `give_up_beyond_seconds` is not simulated to the end:
+// the result then holds only iteration_seconds = +infinity (for callers that reject such plans).
+Simulation simulate(const Model& model, std::span<const SwapOp> plan, const Link& link,
+                    Placement placement = Placement::own_allocations,
+                    double give_up_beyond_seconds = std::numeric_limits<double>::infinity());
 
 }  // namespace tidepool::swap

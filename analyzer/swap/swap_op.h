@@ -36,8 +36,11 @@ struct Gap {
 
 // Steps from op `from` forward to op `to` on the cycle of `n` ops, in 1..n (to == from: n).
 inline std::uint32_t cyclic_steps(std::uint32_t from, std::uint32_t to, std::uint32_t n) {
-  const std::uint32_t d = (to + n - from) % n;
-  return d == 0 ? n : d;
+  if (from >= n || to >= n) {  // not positions of the cycle: the arithmetic form
+    const std::uint32_t d = (to + n - from) % n;
+    return d == 0 ? n : d;
+  }
+  return to > from ? to - from : to + n - from;  // planners call this in loops: no division
 }
 
 // Every gap of every buffer that may be swapped (not never_swapped, at least min_size bytes).

@@ -11,8 +11,10 @@ namespace tidepool::targets {
 namespace {
 
 TEST(ShapeChange, NewBatchSizeMidRunStaysBitIdenticalAndReplans) {
-  const std::vector<std::string> args = {"--batch", "64", "--width", "32", "--depth", "2", "--steps", "80",
-                                         "--resize-step", "13", "--resize-batch", "96"};
+  // Long enough on both sides of the change for background planning to finish on a loaded
+  // machine or under the sanitizers (-O0), where planning takes far longer than a step.
+  const std::vector<std::string> args = {"--batch", "64", "--width", "32", "--depth", "2", "--steps", "400",
+                                         "--resize-step", "150", "--resize-batch", "96"};
   ScratchDir scratch("shape");
   const RunOutcome off = run_example({.example = "train_mlp", .args = args}, scratch.path() / "off");
   ASSERT_EQ(off.exit_code, 0) << off.describe();

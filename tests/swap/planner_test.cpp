@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <utility>
 
 #include "analyzer/swap/from_trace.h"
 #include "analyzer/swap/planner.h"
@@ -65,6 +66,30 @@ TEST_P(Planners, BestIsNeverWorseThanPaperAndKeepsTheSlowdown) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Networks, Planners, ::testing::Values("resnet50", "bert-large", "gpt2-xl"));
+
+// Beside a pool (a static arena), every figure is simulated so; `best` is still never worse than
+// `paper`, keeps the slowdown, and is never worse than its plan made without the arena in view.
+TEST(Planner, BesideAStaticArenaBestPlansForTheArena) {
+  const Model m = synthetic_model("resnet50", 32, 0);
+  for (const auto& [link_name, pct] : {std::pair{"pcie5", 5.0}, std::pair{"nvlink-c2c", 0.0}}) {
+    const Link link = parse_link(link_name);
+    const Target target{std::nullopt, pct, Placement::static_arena};
+    const Result paper = plan(m, target, Planner::paper, link);
+    const Result best = plan(m, target, Planner::best, link);
+    expect_rules_hold(m, best.ops);
+    EXPECT_EQ(best.baseline.peak_bytes, simulate(m, {}, link, Placement::static_arena).peak_bytes);
+    EXPECT_EQ(best.simulated.peak_bytes, simulate(m, best.ops, link, Placement::static_arena).peak_bytes);
+    EXPECT_LE(best.simulated.peak_bytes, paper.simulated.peak_bytes) << link_name << " " << pct;
+    EXPECT_LE(best.slowdown_pct(), pct + 1e-6);
+    EXPECT_LE(best.simulated.peak_bytes, best.baseline.peak_bytes);
+    const Result unaware = plan(m, {std::nullopt, pct}, Planner::best, link);
+    const Bytes unaware_peak = simulate(m, unaware.ops, link, Placement::static_arena).peak_bytes;
+    EXPECT_LE(best.simulated.peak_bytes, unaware_peak) << link_name << " " << pct;
+    if (pct == 0) {
+      EXPECT_LT(best.simulated.peak_bytes, unaware_peak) << "the arena in view gains nothing";
+    }
+  }
+}
 
 TEST(Planner, ABudgetIsReachedWithTheLeastSlowdownItNeeds) {
   const Model m = synthetic_model("resnet50", 32, 0);

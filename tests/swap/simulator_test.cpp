@@ -2,6 +2,8 @@
 // compute, a stall, engine contention, clean swap-outs and a swap that wraps the iteration.
 #include <gtest/gtest.h>
 
+#include <limits>
+
 #include "analyzer/swap/simulator.h"
 
 namespace tidepool::swap {
@@ -96,6 +98,22 @@ TEST(Simulator, AReleasePointWaitsForTheSwapOut) {
   EXPECT_NEAR(s.stall_seconds, 1 * kMs, 1e-12);
 }
 
+// A plan slower than the given limit is not simulated to the end; one within it is simulated
+// exactly as without a limit.
+TEST(Simulator, GivesUpOnPlansSlowerThanTheLimit) {
+  const Model m = overlap_model();
+  const std::vector<SwapOp> plan{{0, 0, 2, 3, true, 1u}};  // 5 ms instead of 4
+  const Simulation full = simulate(m, plan, millisecond_link());
+  EXPECT_NEAR(full.iteration_seconds, 5 * kMs, 1e-12);
+  const Simulation within =
+      simulate(m, plan, millisecond_link(), Placement::own_allocations, full.iteration_seconds);
+  EXPECT_EQ(within.iteration_seconds, full.iteration_seconds);
+  EXPECT_EQ(within.peak_bytes, full.peak_bytes);
+  EXPECT_EQ(within.op_start, full.op_start);
+  const Simulation beyond = simulate(m, plan, millisecond_link(), Placement::own_allocations, 4.5 * kMs);
+  EXPECT_EQ(beyond.iteration_seconds, std::numeric_limits<double>::infinity());
+}
+
 TEST(Simulator, ACleanSwapOutMovesNoBytesOut) {
   Model m = overlap_model();
   m.buffers[0].accesses = {{0, false, false}, {3, true, true}};  // op 0 only reads it by a copy
@@ -119,6 +137,30 @@ TEST(Simulator, SwapsOfPersistentBuffersWrapAroundTheIteration) {
   EXPECT_EQ(s.peak_bytes, 4 * kMiB);
   EXPECT_EQ(s.stall_seconds, 0);
   EXPECT_NEAR(s.iteration_seconds, 4 * kMs, 1e-12);
+}
+
+// Beside a pool, the iteration's unswapped buffers sit in one static arena as high as their
+// largest total live size, held over the whole iteration; persistent and swapped buffers live
+// outside it, a swapped one only while it is resident.
+TEST(Simulator, AStaticArenaIsHeldAllIterationAndSwappedBuffersLiveOutsideIt) {
+  Model m = chain(5);
+  m.buffers.push_back(buffer(2 * kMiB, 0, 5, {0, 4}));  // A
+  m.buffers.push_back(buffer(4 * kMiB, 2, 3, {2}));     // B
+  Buffer persistent = buffer(1 * kMiB, 0, 5, {1});
+  persistent.persistent = true;
+  m.buffers.push_back(persistent);
+  const Simulation unswapped = simulate(m, {}, millisecond_link(), Placement::static_arena);
+  EXPECT_EQ(unswapped.arena_bytes, 6 * kMiB);  // A and B at op 2
+  EXPECT_EQ(unswapped.arena_peak_op, 2u);
+  EXPECT_EQ(unswapped.peak_bytes, 7 * kMiB);
+  // A away over [2, 3) ms: alone, the peak is B and the persistent buffer; beside the arena (now B
+  // only), A counts whenever it is resident.
+  const std::vector<SwapOp> plan{{0, 0, 3, 4, true, std::nullopt}};
+  EXPECT_EQ(simulate(m, plan, millisecond_link()).peak_bytes, 5 * kMiB);
+  const Simulation pooled = simulate(m, plan, millisecond_link(), Placement::static_arena);
+  EXPECT_EQ(pooled.arena_bytes, 4 * kMiB);
+  EXPECT_EQ(pooled.peak_bytes, 7 * kMiB);
+  EXPECT_NEAR(pooled.iteration_seconds, 5 * kMs, 1e-12);
 }
 
 TEST(Simulator, SwappedBuffersAreChargedAtTheMappingGranularity) {

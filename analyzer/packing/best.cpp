@@ -8,6 +8,7 @@
 #include <string_view>
 #include <utility>
 
+#include "analyzer/packing/completion.h"
 #include "analyzer/packing/exact_search.h"
 #include "analyzer/packing/local_search.h"
 #include "analyzer/packing/orders.h"
@@ -39,6 +40,10 @@ constexpr std::array<std::string_view, 3> kPreorders = {"WAT", "TAW", "TWA"};
 // time, and its node budget.
 constexpr double kTilingShare = 0.6;
 constexpr std::int64_t kTilingNodesPerItem = 1000;
+// The completion of a first greedy pass cut by the deadline (completion.h) costs, per item left,
+// up to about this many times what building the timeline took per item (both sort interval ends;
+// the completion also keeps ordered maps of free blocks): the first pass keeps that much back.
+constexpr double kCompletionPerTimeline = 10;
 
 // The greatest common divisor of all sizes and alignments above 1: every offset and height found
 // by the placement rules is a multiple of it, so capacities are tried on that grid only.
@@ -55,7 +60,9 @@ class Portfolio {
  public:
   Portfolio(const Problem& problem, Deadline deadline)
       : problem_(problem),
+        created_(Deadline::Clock::now()),
         timeline_(problem),
+        timeline_seconds_(std::chrono::duration<double>(Deadline::Clock::now() - created_).count()),
         grain_(granularity(problem)),
         lowest_possible_(timeline_.peak()),
         deadline_(deadline) {}
@@ -79,6 +86,11 @@ class Portfolio {
   // Done when the best height is proven optimal, or at the deadline.
   bool done(Deadline deadline) const { return best_.solution.height <= lowest_possible_ || deadline.passed(); }
 
+  // The time to keep back per item for a completion (completion.h).
+  double completion_reserve_per_item() const {
+    return kCompletionPerTimeline * timeline_seconds_ / static_cast<double>(problem_.items.size());
+  }
+
   // The highest capacity on the grid that is at most `bytes`.
   Bytes on_grid(Bytes bytes) const { return bytes / grain_ * grain_; }
 
@@ -93,7 +105,8 @@ class Portfolio {
   void run_tiling() {
     const std::int64_t budget = kTilingNodesPerItem * static_cast<std::int64_t>(problem_.items.size());
     TilingResult result = search_tiling(problem_, timeline_, budget,
-                                        Deadline::after_seconds(kTilingShare * deadline_.seconds_left()));
+                                        Deadline::after_seconds(kTilingShare * deadline_.seconds_left()),
+                                        deadline_.reserving_per_item(completion_reserve_per_item()));
     consider_found(std::move(result.offsets));
   }
 
@@ -128,7 +141,16 @@ class Portfolio {
       const Deadline::Clock::time_point started = Deadline::Clock::now();
       const Bytes before = best_.order.empty() ? 0 : best_.solution.height;
       std::vector<std::size_t> order = order_by(problem_, run.key);
-      std::vector<Bytes> offsets = place(problem_, timeline_, order, run.placer);
+      // A pass cut by the deadline is dropped, unless it is the first: that one stops early
+      // enough that what it did not reach can be placed above it (completion.h), so that there
+      // is always a packing.
+      const bool first = best_.order.empty();
+      const Deadline stop = first ? deadline_.reserving_per_item(completion_reserve_per_item()) : deadline_;
+      std::vector<Bytes> offsets = place(problem_, timeline_, order, run.placer, stop);
+      if (!is_complete(offsets)) {
+        if (!first) return;
+        complete_above(problem_, offsets);
+      }
       consider(std::move(order), run.placer, std::move(offsets));
       last_seconds = std::chrono::duration<double>(Deadline::Clock::now() - started).count();
       const bool improved = before == 0 || best_.solution.height < before;
@@ -180,7 +202,9 @@ class Portfolio {
   }
 
   const Problem& problem_;
+  const Deadline::Clock::time_point created_;
   const Timeline timeline_;
+  const double timeline_seconds_;  // what building timeline_ took
   const Bytes grain_;
   Bytes lowest_possible_;  // no packing is lower (the bound, or proven by the exact search)
   const Deadline deadline_;

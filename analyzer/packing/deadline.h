@@ -2,6 +2,8 @@
 #pragma once
 
 #include <chrono>
+#include <cstddef>
+#include <cstdint>
 
 namespace tidepool::packing {
 
@@ -12,12 +14,31 @@ class Deadline {
     return Deadline(Clock::now() + std::chrono::duration_cast<Clock::duration>(
                                        std::chrono::duration<double>(seconds)));
   }
+  // A deadline that never passes, for solvers run to the end.
+  static Deadline never() { return Deadline(Clock::time_point::max()); }
+  // This deadline, with `seconds` kept back for each item a loop has not reached yet (see
+  // passed_at): for work that must still be finished after the loop stops.
+  Deadline reserving_per_item(double seconds) const {
+    Deadline reserving = *this;
+    reserving.reserve_per_item_ = seconds;
+    return reserving;
+  }
   bool passed() const { return Clock::now() >= at_; }
   double seconds_left() const { return std::chrono::duration<double>(at_ - Clock::now()).count(); }
+  // Whether the deadline, less the reserve for the `unreached` items, has passed; looked at only
+  // every kStride-th call of a loop (`step` counts the calls), so that hot loops pay for the
+  // clock rarely.
+  static constexpr std::uint64_t kStride = 1024;
+  bool passed_at(std::uint64_t step, std::size_t unreached) const {
+    if (step % kStride != 0) return false;
+    const double reserve = reserve_per_item_ * static_cast<double>(unreached);
+    return Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(reserve)) >= at_;
+  }
 
  private:
   explicit Deadline(Clock::time_point at) : at_(at) {}
   Clock::time_point at_;
+  double reserve_per_item_ = 0;
 };
 
 }  // namespace tidepool::packing

@@ -5,18 +5,21 @@
 #include <limits>
 #include <utility>
 
+#include "analyzer/packing/completion.h"
 #include "analyzer/packing/time_index.h"
 
 namespace tidepool::packing {
 
 std::vector<Bytes> place_in_gaps(const Problem& problem, const Timeline& timeline,
-                                 std::span<const std::size_t> order, Fit fit) {
+                                 std::span<const std::size_t> order, Fit fit, Deadline deadline) {
   const auto& items = problem.items;
-  std::vector<Bytes> offsets(items.size(), 0);
+  std::vector<Bytes> offsets(items.size(), kUnplaced);
   TimeIndex placed(timeline, items.size());
   std::vector<std::size_t> neighbours;
   std::vector<std::pair<Bytes, Bytes>> taken;  // [begin, end) address ranges of the neighbours
-  for (const std::size_t i : order) {
+  for (std::uint64_t step = 1; const std::size_t i : order) {
+    if (deadline.passed_at(step, order.size() - step + 1)) break;
+    ++step;
     const Item& item = items[i];
     neighbours.clear();
     placed.overlapping(i, neighbours);

@@ -2,11 +2,13 @@
 // the address ranges of the already placed items it shares time with (merged), or on top of them
 // all. Best fit takes the smallest gap that holds the item (ties: the lowest), first fit the
 // lowest. This is the placement step of SmartPool, TFLite's greedy by size and XLA's heap.
+// At the deadline it stops, and the items not yet placed are left at kUnplaced (completion.h).
 #pragma once
 
 #include <span>
 #include <vector>
 
+#include "analyzer/packing/deadline.h"
 #include "analyzer/packing/problem.h"
 #include "analyzer/packing/timeline.h"
 
@@ -16,6 +18,6 @@ enum class Fit { best, first };
 
 // `order` is a permutation of the item indices. Returns the offset of each item.
 std::vector<Bytes> place_in_gaps(const Problem& problem, const Timeline& timeline,
-                                 std::span<const std::size_t> order, Fit fit);
+                                 std::span<const std::size_t> order, Fit fit, Deadline deadline);
 
 }  // namespace tidepool::packing

@@ -1,6 +1,8 @@
 // The baseline heuristics, one file each. Each takes a valid problem and returns a valid solution.
 #pragma once
 
+#include <vector>
+
 #include "analyzer/packing/gap_fit.h"
 #include "analyzer/packing/problem.h"
 
@@ -24,5 +26,8 @@ Solution solve_xla_heap(const Problem& problem);
 // intervals is held from its first start to its last end (an online allocator cannot promise it
 // the same address again).
 Solution solve_online_bestfit(const Problem& problem);
+// The same allocator for the items at kUnplaced (completion.h) only, in a pool whose addresses
+// begin at `floor`: it gives them their offsets and leaves the others as they are.
+void place_online_bestfit(const Problem& problem, Bytes floor, std::vector<Bytes>& offsets);
 
 }  // namespace tidepool::packing

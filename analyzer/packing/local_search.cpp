@@ -5,6 +5,8 @@
 #include <chrono>
 #include <random>
 
+#include "analyzer/packing/completion.h"
+
 namespace tidepool::packing {
 namespace {
 
@@ -50,7 +52,8 @@ OrderedSolution improve_order(const Problem& problem, const Timeline& timeline, 
       const std::size_t hi = std::min(n - 1, from + span);
       std::swap(order[from], order[lo + random() % (hi - lo + 1)]);
     }
-    std::vector<Bytes> offsets = place(problem, timeline, order, current.placer);
+    std::vector<Bytes> offsets = place(problem, timeline, order, current.placer, deadline);
+    if (!is_complete(offsets)) break;
     const Bytes height = height_of(problem, offsets);
     if (height < current.solution.height) improved = Clock::now();
     if (height <= current.solution.height) {

@@ -7,6 +7,7 @@
 #include <queue>
 #include <tuple>
 
+#include "analyzer/packing/completion.h"
 #include "analyzer/packing/max_tree.h"
 
 namespace tidepool::packing {
@@ -21,16 +22,16 @@ Bytes lowest_offset(const MaxTree& floors, const Timeline& timeline, const Item&
 }  // namespace
 
 std::vector<Bytes> place_lowest_first(const Problem& problem, const Timeline& timeline,
-                                      std::span<const std::uint32_t> rank) {
+                                      std::span<const std::uint32_t> rank, Deadline deadline) {
   const auto& items = problem.items;
-  std::vector<Bytes> offsets(items.size(), 0);
+  std::vector<Bytes> offsets(items.size(), kUnplaced);
   MaxTree floors(timeline.section_count());
   using Entry = std::tuple<Bytes, std::uint32_t, std::size_t>;  // offset bound, rank, item
   std::vector<Entry> initial;
   initial.reserve(items.size());
   for (std::size_t i = 0; i < items.size(); ++i) initial.emplace_back(0, rank[i], i);
   std::priority_queue<Entry, std::vector<Entry>, std::greater<>> queue(std::greater<>(), std::move(initial));
-  while (!queue.empty()) {
+  for (std::uint64_t step = 1; !queue.empty() && !deadline.passed_at(step, queue.size()); ++step) {
     const auto [bound, item_rank, i] = queue.top();
     queue.pop();
     const Bytes offset = lowest_offset(floors, timeline, items[i], i);

@@ -7,6 +7,7 @@
 #include <tuple>
 #include <vector>
 
+#include "analyzer/packing/completion.h"
 #include "analyzer/packing/heuristics.h"
 
 namespace tidepool::packing {
@@ -14,6 +15,9 @@ namespace {
 
 class FreeBlocks {
  public:
+  // A pool whose addresses begin at `floor`.
+  explicit FreeBlocks(Bytes floor) : top_(floor) {}
+
   // Takes the best-fitting block for `size` at `alignment`, or grows the top; returns the offset.
   Bytes allocate(Bytes size, Bytes alignment) {
     for (auto it = by_size_.lower_bound({size, 0}); it != by_size_.end(); ++it) {
@@ -28,7 +32,6 @@ class FreeBlocks {
     const Bytes offset = align_up(top_, alignment);
     if (offset > top_) add(top_, offset - top_);
     top_ = offset + size;
-    height_ = std::max(height_, top_);
     return offset;
   }
 
@@ -54,8 +57,6 @@ class FreeBlocks {
     }
   }
 
-  Bytes height() const { return height_; }
-
  private:
   void add(Bytes offset, Bytes size) {
     by_offset_.emplace(offset, size);
@@ -68,33 +69,37 @@ class FreeBlocks {
 
   std::map<Bytes, Bytes> by_offset_;
   std::set<std::pair<Bytes, Bytes>> by_size_;
-  Bytes top_ = 0;
-  Bytes height_ = 0;
+  Bytes top_;
 };
 
 }  // namespace
 
-Solution solve_online_bestfit(const Problem& problem) {
+void place_online_bestfit(const Problem& problem, Bytes floor, std::vector<Bytes>& offsets) {
   const auto& items = problem.items;
   // (time, 0 = free / 1 = allocate, item): frees first, as intervals are half-open.
   std::vector<std::tuple<Time, int, std::size_t>> events;
   events.reserve(2 * items.size());
   for (std::size_t i = 0; i < items.size(); ++i) {
+    if (offsets[i] != kUnplaced) continue;
     events.emplace_back(first_start(items[i]), 1, i);
     events.emplace_back(last_end(items[i]), 0, i);
   }
   std::ranges::sort(events);
-  FreeBlocks pool;
-  Solution solution;
-  solution.offsets.assign(items.size(), 0);
+  FreeBlocks pool(floor);
   for (const auto& [time, is_allocation, i] : events) {
     if (is_allocation) {
-      solution.offsets[i] = pool.allocate(items[i].size, items[i].alignment);
+      offsets[i] = pool.allocate(items[i].size, items[i].alignment);
     } else {
-      pool.release(solution.offsets[i], items[i].size);
+      pool.release(offsets[i], items[i].size);
     }
   }
-  solution.height = pool.height();
+}
+
+Solution solve_online_bestfit(const Problem& problem) {
+  Solution solution;
+  solution.offsets.assign(problem.items.size(), kUnplaced);
+  place_online_bestfit(problem, 0, solution.offsets);
+  solution.height = height_of(problem, solution.offsets);
   return solution;
 }
 

@@ -9,14 +9,14 @@
 namespace tidepool::packing {
 
 std::vector<Bytes> place(const Problem& problem, const Timeline& timeline,
-                         std::span<const std::size_t> order, Placer placer) {
+                         std::span<const std::size_t> order, Placer placer, Deadline deadline) {
   switch (placer) {
-    case Placer::gaps_best: return place_in_gaps(problem, timeline, order, Fit::best);
-    case Placer::gaps_first: return place_in_gaps(problem, timeline, order, Fit::first);
-    case Placer::lowest_first: return place_lowest_first(problem, timeline, ranks_of(order));
+    case Placer::gaps_best: return place_in_gaps(problem, timeline, order, Fit::best, deadline);
+    case Placer::gaps_first: return place_in_gaps(problem, timeline, order, Fit::first, deadline);
+    case Placer::lowest_first: return place_lowest_first(problem, timeline, ranks_of(order), deadline);
     case Placer::skyline: break;
   }
-  return place_skyline(problem, timeline, ranks_of(order));
+  return place_skyline(problem, timeline, ranks_of(order), deadline);
 }
 
 }  // namespace tidepool::packing

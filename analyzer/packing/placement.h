@@ -5,6 +5,7 @@
 #include <span>
 #include <vector>
 
+#include "analyzer/packing/deadline.h"
 #include "analyzer/packing/problem.h"
 #include "analyzer/packing/timeline.h"
 
@@ -17,8 +18,9 @@ enum class Placer {
   skyline,       // place_skyline, the order breaking ties
 };
 
-// The offsets that `placer` gives for the items taken in `order`.
+// The offsets that `placer` gives for the items taken in `order`; the items it did not reach by
+// the deadline are at kUnplaced (completion.h).
 std::vector<Bytes> place(const Problem& problem, const Timeline& timeline,
-                         std::span<const std::size_t> order, Placer placer);
+                         std::span<const std::size_t> order, Placer placer, Deadline deadline);
 
 }  // namespace tidepool::packing

@@ -12,6 +12,7 @@
 #include <optional>
 #include <tuple>
 
+#include "analyzer/packing/completion.h"
 #include "analyzer/packing/unplaced_by_start.h"
 
 namespace tidepool::packing {
@@ -104,12 +105,12 @@ class Skyline {
 }  // namespace
 
 std::vector<Bytes> place_skyline(const Problem& problem, const Timeline& timeline,
-                                 std::span<const std::uint32_t> rank) {
+                                 std::span<const std::uint32_t> rank, Deadline deadline) {
   const auto& items = problem.items;
-  std::vector<Bytes> offsets(items.size(), 0);
+  std::vector<Bytes> offsets(items.size(), kUnplaced);
   UnplacedByStart unplaced(timeline, rank);
   Skyline skyline(timeline.section_count());
-  while (!unplaced.empty()) {
+  for (std::uint64_t step = 1; !unplaced.empty() && !deadline.passed_at(step, unplaced.size()); ++step) {
     const auto [begin, end, floor] = skyline.lowest();
     if (const std::optional<std::uint32_t> fitting = unplaced.take_fitting(begin, end)) {
       const std::uint32_t i = *fitting;

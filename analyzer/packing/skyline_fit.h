@@ -5,7 +5,8 @@
 // the left end, the run of sections up to the next item start cannot hold anything at that level
 // and is raised to its left neighbour (the lowest level where an item live there can go).
 // An item with several intervals is fitted by its hull and raises the floors of its intervals.
-// Every placement is valid; O((items + sections) log items).
+// Every placement is valid; O((items + sections) log items). At the deadline it stops, and the
+// items not yet placed are left at kUnplaced (completion.h).
 #pragma once
 
 #include <cstdint>
@@ -20,6 +21,6 @@ namespace tidepool::packing {
 
 // rank[i] breaks ties between items with the same start and end (smaller first).
 std::vector<Bytes> place_skyline(const Problem& problem, const Timeline& timeline,
-                                 std::span<const std::uint32_t> rank);
+                                 std::span<const std::uint32_t> rank, Deadline deadline);
 
 }  // namespace tidepool::packing

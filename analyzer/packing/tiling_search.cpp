@@ -9,6 +9,7 @@
 #include <random>
 #include <stdexcept>
 
+#include "analyzer/packing/completion.h"
 #include "analyzer/packing/earliest_ends.h"
 #include "analyzer/packing/tiling_skyline.h"
 
@@ -52,23 +53,23 @@ class TilingSearch {
 
   // Restarts with doubling node budgets, each but the first trying the shapes of a start in a
   // random order.
-  TilingResult run(std::int64_t node_budget, Deadline deadline) {
+  TilingResult run(std::int64_t node_budget, Deadline search_deadline, Deadline deadline) {
     TilingResult result;
     std::mt19937_64 random(kSeed);
     std::int64_t restart_budget = kFirstRestartNodes;
     Outcome outcome = Outcome::gave_up;
-    for (int restart = 0; outcome == Outcome::gave_up && result.nodes < node_budget && !deadline.passed(); ++restart) {
+    for (int restart = 0; outcome == Outcome::gave_up && result.nodes < node_budget && !search_deadline.passed(); ++restart) {
       if (restart > 0) {
         shuffle_shapes(random());
         reset();
       }
       std::int64_t nodes = 0;
-      outcome = search(std::min(restart_budget, node_budget - result.nodes), deadline, nodes);
+      outcome = search(std::min(restart_budget, node_budget - result.nodes), search_deadline, nodes);
       result.nodes += nodes;
       restart_budget = std::min(2 * restart_budget, node_budget);
     }
     result.perfect = outcome == Outcome::found;
-    if (!result.perfect) complete();
+    if (!result.perfect) complete(deadline);
     result.offsets = offsets_;
     return result;
   }
@@ -122,7 +123,7 @@ class TilingSearch {
     synced_ = 0;
     skyline_.emplace(sections_);
     placed_.assign(items_.size(), 0);
-    offsets_.assign(items_.size(), 0);
+    offsets_.assign(items_.size(), kUnplaced);
     unplaced_from_.assign(sections_ + 1, 0);
     unplaced_until_.assign(sections_ + 1, 0);
     for (std::size_t i = 0; i < items_.size(); ++i) {
@@ -156,6 +157,7 @@ class TilingSearch {
   void unplace(std::uint32_t i, std::size_t mark) {
     skyline_->undo(mark);
     placed_[i] = 0;
+    offsets_[i] = kUnplaced;
     ++unplaced_from_[start_[i]];
     ++unplaced_until_[end_[i]];
     --placed_count_;
@@ -268,7 +270,7 @@ class TilingSearch {
 
   // Replays the deepest partial packing, then places the rest greedily: at the lowest run, the
   // first of a few candidates that passes the checks, else the first that fits, else a raise.
-  void complete() {
+  void complete(Deadline deadline) {
     sort_lists();
     reset();
     for (const std::uint32_t i : deepest_) {
@@ -284,7 +286,7 @@ class TilingSearch {
       earliest.set(start, last > list_begin_[start] ? end_[list_[last - 1]] : EarliestEnds::kNoEnd);
     };
     for (int s = 0; s < sections_; ++s) update_earliest(s);
-    while (placed_count_ < items_.size()) {
+    for (std::uint64_t step = 1; placed_count_ < items_.size() && !deadline.passed_at(step, items_.size() - placed_count_); ++step) {
       // A run closes only when no unplaced item lives in it, so one stays open.
       const std::optional<TilingSkyline::Run> run = skyline_->take_lowest();
       if (!run) throw std::logic_error("tiling search: unplaced items but no open run");
@@ -355,8 +357,10 @@ bool has_no_slack(const Problem& problem, const Timeline& timeline) {
 }
 
 TilingResult search_tiling(const Problem& problem, const Timeline& timeline, std::int64_t node_budget,
-                           Deadline deadline) {
-  return TilingSearch(problem, timeline).run(node_budget, deadline);
+                           Deadline search_deadline, Deadline deadline) {
+  TilingResult result = TilingSearch(problem, timeline).run(node_budget, search_deadline, deadline);
+  if (!is_complete(result.offsets)) complete_above(problem, result.offsets);
+  return result;
 }
 
 }  // namespace tidepool::packing

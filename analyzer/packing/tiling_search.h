@@ -12,7 +12,8 @@
 // 2,000) and the shapes of each start in a new random order (deterministic for the instance).
 // When no packing is found within the node budget or the deadline, the deepest partial packing is
 // completed greedily (the same rule, picking the first item that passes the checks, and raising
-// what nothing can fill as skyline_fit.h does), so there is always an answer.
+// what nothing can fill as skyline_fit.h does) until the deadline, and what is left then is
+// placed above it (completion.h), so there is always an answer.
 #pragma once
 
 #include <cstdint>
@@ -34,9 +35,9 @@ struct TilingResult {
   std::int64_t nodes = 0;
 };
 
-// The problem must satisfy has_no_slack. The search stops at `node_budget` placements or at the
-// deadline; the completion always finishes.
+// The problem must satisfy has_no_slack. The search stops at `node_budget` placements or at
+// `search_deadline`; the completion at `deadline`, and then what is left is placed above.
 TilingResult search_tiling(const Problem& problem, const Timeline& timeline, std::int64_t node_budget,
-                           Deadline deadline);
+                           Deadline search_deadline, Deadline deadline);
 
 }  // namespace tidepool::packing

@@ -20,6 +20,7 @@ class UnplacedByStart {
   UnplacedByStart(const Timeline& timeline, std::span<const std::uint32_t> rank);
 
   bool empty() const { return left_ == 0; }
+  std::size_t size() const { return left_; }
   // Removes and returns the unplaced item that starts at `start` and ends latest, by `bound`.
   std::optional<std::uint32_t> take_fitting(int start, int bound);
   // The first section in [from, to) where an unplaced item starts that ends by `bound`; `to` if

@@ -16,7 +16,7 @@ namespace {
 Solution skyline(const Problem& problem) {
   const Timeline timeline(problem);
   Solution solution;
-  solution.offsets = place_skyline(problem, timeline, ranks_of(order_by(problem, OrderKey::size)));
+  solution.offsets = place_skyline(problem, timeline, ranks_of(order_by(problem, OrderKey::size)), Deadline::never());
   solution.height = height_of(problem, solution.offsets);
   return solution;
 }

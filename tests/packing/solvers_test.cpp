@@ -27,8 +27,8 @@ const Problem kTwoGaps{{
 TEST(PackingGapFit, BestFitTakesTheSmallestGapAndFirstFitTheLowest) {
   const Timeline timeline(kTwoGaps);
   const std::vector<std::size_t> order = {0, 1, 2, 3, 4, 5};
-  EXPECT_EQ(place_in_gaps(kTwoGaps, timeline, order, Fit::best), (std::vector<Bytes>{0, 1, 5, 6, 8, 6}));
-  EXPECT_EQ(place_in_gaps(kTwoGaps, timeline, order, Fit::first), (std::vector<Bytes>{0, 1, 5, 6, 8, 1}));
+  EXPECT_EQ(place_in_gaps(kTwoGaps, timeline, order, Fit::best, Deadline::never()), (std::vector<Bytes>{0, 1, 5, 6, 8, 6}));
+  EXPECT_EQ(place_in_gaps(kTwoGaps, timeline, order, Fit::first, Deadline::never()), (std::vector<Bytes>{0, 1, 5, 6, 8, 1}));
 }
 
 TEST(PackingSmartPool, PlacesBySizeThenStartIntoTheBestGap) {

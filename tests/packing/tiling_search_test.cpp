@@ -44,7 +44,7 @@ Problem grown_perfect(std::uint64_t seed, Time horizon, Bytes height) {
 void expect_perfect(const Problem& problem, Bytes optimum) {
   const Timeline timeline(problem);
   ASSERT_TRUE(has_no_slack(problem, timeline));
-  const TilingResult result = search_tiling(problem, timeline, 1'000'000, Deadline::after_seconds(60));
+  const TilingResult result = search_tiling(problem, timeline, 1'000'000, Deadline::after_seconds(60), Deadline::never());
   EXPECT_TRUE(result.perfect);
   const Solution solution{result.offsets, height_of(problem, result.offsets)};
   const Verdict verdict = check(problem, solution);
@@ -77,7 +77,7 @@ TEST(PackingTilingSearch, MakesBestReachTheOptimumOfPerfectInstances) {
 TEST(PackingTilingSearch, CompletesAValidPackingWhenTheBudgetRunsOut) {
   const PerfectInstance instance = generate_perfect(500, 9);
   const Timeline timeline(instance.problem);
-  const TilingResult result = search_tiling(instance.problem, timeline, 1, Deadline::after_seconds(60));
+  const TilingResult result = search_tiling(instance.problem, timeline, 1, Deadline::after_seconds(60), Deadline::never());
   EXPECT_FALSE(result.perfect);
   const Solution solution{result.offsets, height_of(instance.problem, result.offsets)};
   const Verdict verdict = check(instance.problem, solution);
@@ -101,7 +101,7 @@ TEST(PackingTilingSearch, RespectsAlignment) {
   // lie at 128, so no packing at the bound exists; the completion still returns a valid one.
   const Problem problem{{{"low", 128, 256, {{0, 4}}}, {"high", 128, 256, {{0, 4}}}}};
   const Timeline timeline(problem);
-  const TilingResult result = search_tiling(problem, timeline, 1000, Deadline::after_seconds(60));
+  const TilingResult result = search_tiling(problem, timeline, 1000, Deadline::after_seconds(60), Deadline::never());
   EXPECT_FALSE(result.perfect);
   const Solution solution{result.offsets, height_of(problem, result.offsets)};
   EXPECT_TRUE(check(problem, solution).valid);

@@ -18,6 +18,7 @@
 #include "analyzer/plan/swap_plan.h"
 #include "analyzer/swap/clock_check.h"
 #include "analyzer/trace/reader.h"
+#include "tests/support/subprocess.h"
 
 namespace tidepool::swap {
 namespace {
@@ -43,18 +44,12 @@ struct Example {
 
 void PrintTo(const Example& e, std::ostream* out) { *out << e.name; }
 
-std::string quoted(const std::string& s) {
-  std::string q = "'";
-  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
-
 // Runs the example under `tidepool run --sim` and returns its one trace's path ("" on failure).
 std::string traced_run(const Example& e, const std::string& dir) {
-  std::string command = quoted(std::string(TIDEPOOL_BINARY_DIR) + "/bin/tidepool") + " run --sim -o " +
-                        quoted(dir) + " -- " + quoted(std::string(TIDEPOOL_BINARY_DIR) + "/examples/" + e.name);
-  for (const std::string& a : e.args) command += " " + quoted(a);
-  const int status = std::system((command + " >/dev/null 2>&1").c_str());
+  std::vector<std::string> words = {std::string(TIDEPOOL_BINARY_DIR) + "/bin/tidepool", "run", "--sim", "-o", dir, "--",
+                                    std::string(TIDEPOOL_BINARY_DIR) + "/examples/" + e.name};
+  words.insert(words.end(), e.args.begin(), e.args.end());
+  const int status = std::system((test_support::shell_words(words) + " >/dev/null 2>&1").c_str());
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) return "";
   std::vector<std::string> traces;
   for (const auto& entry : fs::directory_iterator(dir)) traces.push_back(entry.path().string());

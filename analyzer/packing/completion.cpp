@@ -1,0 +1,22 @@
+// Completion of a partial packing above it (see completion.h).
+#include "analyzer/packing/completion.h"
+
+#include <algorithm>
+
+#include "analyzer/packing/heuristics.h"
+
+namespace tidepool::packing {
+
+bool is_complete(const std::vector<Bytes>& offsets) {
+  return std::ranges::find(offsets, kUnplaced) == offsets.end();
+}
+
+void complete_above(const Problem& problem, std::vector<Bytes>& offsets) {
+  Bytes top = 0;
+  for (std::size_t i = 0; i < offsets.size(); ++i) {
+    if (offsets[i] != kUnplaced) top = std::max(top, offsets[i] + problem.items[i].size);
+  }
+  place_online_bestfit(problem, top, offsets);
+}
+
+}  // namespace tidepool::packing

@@ -1,0 +1,90 @@
+// Anytime behaviour at the deadline: the greedy placement rules stop and leave kUnplaced, the
+// completion places the rest above without moving anything, the reserve per unreached item, and
+// `best` returning a valid packing when its time is already up.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <random>
+#include <string>
+
+#include "analyzer/packing/checker.h"
+#include "analyzer/packing/completion.h"
+#include "analyzer/packing/generator.h"
+#include "analyzer/packing/orders.h"
+#include "analyzer/packing/placement.h"
+#include "analyzer/packing/solver.h"
+#include "analyzer/packing/timeline.h"
+
+namespace tidepool::packing {
+namespace {
+
+// Items with random sizes, alignments and one or two intervals.
+Problem random_problem(std::uint64_t seed, int count) {
+  std::mt19937_64 random(seed);
+  Problem problem;
+  for (int i = 0; i < count; ++i) {
+    const Time start = static_cast<Time>(random() % 2000);
+    Item item{std::to_string(i), 1 + static_cast<Bytes>(random() % 500), Bytes{1} << (random() % 9), {}};
+    item.live.push_back({start, start + 1 + static_cast<Time>(random() % 300)});
+    if (random() % 3 == 0) {
+      const Time again = item.live[0].upper + 1 + static_cast<Time>(random() % 200);
+      item.live.push_back({again, again + 1 + static_cast<Time>(random() % 200)});
+    }
+    problem.items.push_back(item);
+  }
+  return problem;
+}
+
+Deadline already_passed() { return Deadline::after_seconds(-1); }
+
+TEST(PackingDeadline, ReservesTimePerUnreachedItem) {
+  const Deadline far = Deadline::after_seconds(1000).reserving_per_item(1.0);
+  EXPECT_TRUE(far.passed_at(Deadline::kStride, 2000));  // 2,000 s kept back: past already
+  EXPECT_FALSE(far.passed_at(Deadline::kStride, 10));
+  EXPECT_FALSE(far.passed_at(Deadline::kStride - 1, 2000));  // only every kStride-th step looks
+  EXPECT_FALSE(Deadline::never().passed_at(Deadline::kStride, 1'000'000));
+}
+
+TEST(PackingDeadline, EveryPlacerStopsAndTheCompletionIsValid) {
+  const Problem problem = random_problem(5, 4000);
+  const Timeline timeline(problem);
+  const std::vector<std::size_t> order = order_by(problem, OrderKey::size);
+  for (const Placer placer : {Placer::gaps_best, Placer::gaps_first, Placer::lowest_first, Placer::skyline}) {
+    std::vector<Bytes> offsets = place(problem, timeline, order, placer, already_passed());
+    ASSERT_FALSE(is_complete(offsets));
+    const std::vector<Bytes> partial = offsets;
+    const auto placed = std::ranges::count_if(partial, [](Bytes offset) { return offset != kUnplaced; });
+    EXPECT_GT(placed, 0);  // it looks at the clock only every kStride steps
+    complete_above(problem, offsets);
+    ASSERT_TRUE(is_complete(offsets));
+    for (std::size_t i = 0; i < offsets.size(); ++i) {
+      if (partial[i] != kUnplaced) {
+        ASSERT_EQ(offsets[i], partial[i]) << "item " << i << " moved";
+      }
+    }
+    const Verdict verdict = check(problem, {offsets, height_of(problem, offsets)});
+    EXPECT_TRUE(verdict.valid) << verdict.reason;
+  }
+}
+
+TEST(PackingDeadline, EveryPlacerFinishesWithoutADeadline) {
+  const Problem problem = random_problem(6, 1500);
+  const Timeline timeline(problem);
+  const std::vector<std::size_t> order = order_by(problem, OrderKey::area);
+  for (const Placer placer : {Placer::gaps_best, Placer::gaps_first, Placer::lowest_first, Placer::skyline}) {
+    EXPECT_TRUE(is_complete(place(problem, timeline, order, placer, Deadline::never())));
+  }
+}
+
+TEST(PackingDeadline, BestAnswersAtOncePastItsDeadline) {
+  // A perfect instance (the tiling search's path) and a random one (the greedy portfolio's).
+  for (const Problem& problem : {generate_perfect(8000, 4).problem, random_problem(7, 8000)}) {
+    const Solution solution = solve("best", problem, already_passed());
+    const Verdict verdict = check(problem, solution);
+    EXPECT_TRUE(verdict.valid) << verdict.reason;
+    EXPECT_GE(solution.height, lower_bound(problem));
+  }
+}
+
+}  // namespace
+}  // namespace tidepool::packing

@@ -1,32 +1,18 @@
 // Subprocesses and trace reading for the optimizer's tests.
 #include "tests/optimize/optimized_run.h"
 
-#include <fcntl.h>
-#include <spawn.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <fstream>
 #include <optional>
 #include <sstream>
-#include <stdexcept>
 #include <variant>
 
 #include "analyzer/trace/reader.h"
-
-extern char** environ;
+#include "tests/support/subprocess.h"
 
 namespace optimize_test {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string read_file(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 trace::RecordTag tag_of(const trace::Record& record) {
   return std::visit([](const auto& r) { return std::decay_t<decltype(r)>::tag; }, record);
@@ -49,17 +35,9 @@ std::string ProgramRun::checksum() const {
   return "";
 }
 
-Sandbox::Sandbox() {
-  std::string pattern = (fs::temp_directory_path() / "tidepool-optimize-XXXXXX").string();
-  if (mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
-  dir_ = pattern;
+Sandbox::Sandbox() : temp_("tidepool-optimize"), dir_(temp_.path()) {
   fs::create_directories(dir_ / "traces");
   std::ofstream(dir_ / "lsan.supp") << "leak:_dl_map_object_deps\n";
-}
-
-Sandbox::~Sandbox() {
-  std::error_code ignored;
-  fs::remove_all(dir_, ignored);
 }
 
 ProgramRun Sandbox::plain(const std::string& program, const std::vector<std::string>& args) const {
@@ -85,47 +63,19 @@ ProgramRun Sandbox::tidepool(const std::vector<std::string>& flags, const std::s
 
 ProgramRun Sandbox::spawn(const std::vector<std::string>& argv,
                           const std::vector<std::string>& env) const {
-  std::vector<std::string> env_strings;
-  for (char** e = environ; *e != nullptr; ++e) {
-    const std::string entry = *e;
-    if (entry.starts_with("TIDEPOOL_") || entry.starts_with("SIMCUDA_") ||
-        entry.starts_with("LD_PRELOAD=") || entry.starts_with("LD_LIBRARY_PATH=") ||
-        entry.starts_with("XDG_CACHE_HOME=")) {
-      continue;
-    }
-    env_strings.push_back(entry);
-  }
-  env_strings.push_back("XDG_CACHE_HOME=" + (dir_ / "cache").string());  // never the user's cache
-  // Under AddressSanitizer, LeakSanitizer's exit-time scan of the dynamic TLS that simcuda (when
-  // dlopen'ed) left in its exited stream threads crashes the tracer (a sanitizer runtime bug, see
-  // tests/examples): skip scanning TLS, and with it the loader's record of that dlopen, which only
-  // TLS reaches. No effect without sanitizers.
-  env_strings.push_back("LSAN_OPTIONS=use_tls=0:suppressions=" + (dir_ / "lsan.supp").string());
-  env_strings.insert(env_strings.end(), env.begin(), env.end());
-  std::vector<std::string> args = argv;
-  std::vector<char*> argv_pointers, env_pointers;
-  for (std::string& a : args) argv_pointers.push_back(a.data());
-  argv_pointers.push_back(nullptr);
-  for (std::string& e : env_strings) env_pointers.push_back(e.data());
-  env_pointers.push_back(nullptr);
-  const fs::path out = dir_ / "stdout", err = dir_ / "stderr";
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 1, out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  posix_spawn_file_actions_addopen(&actions, 2, err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  pid_t pid = 0;
-  const int spawned = posix_spawn(&pid, argv_pointers[0], &actions, nullptr, argv_pointers.data(),
-                                  env_pointers.data());
-  posix_spawn_file_actions_destroy(&actions);
-  if (spawned != 0) throw std::runtime_error("cannot run " + argv[0]);
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0) {
-  }
-  ProgramRun run;
-  run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  run.out = read_file(out);
-  run.err = read_file(err);
-  return run;
+  std::vector<std::string> extra = {
+      "XDG_CACHE_HOME=" + (dir_ / "cache").string(),  // never the user's cache
+      // Under AddressSanitizer, LeakSanitizer's exit-time scan of the dynamic TLS that simcuda
+      // (when dlopen'ed) left in its exited stream threads crashes the tracer (a sanitizer runtime
+      // bug, see tests/examples): skip scanning TLS, and with it the loader's record of that
+      // dlopen, which only TLS reaches. No effect without sanitizers.
+      "LSAN_OPTIONS=use_tls=0:suppressions=" + (dir_ / "lsan.supp").string()};
+  extra.insert(extra.end(), env.begin(), env.end());
+  const tidepool::test_support::ProcessOutput output = tidepool::test_support::run_process(
+      argv,
+      tidepool::test_support::child_environment({"TIDEPOOL_", "SIMCUDA_", "LD_PRELOAD=", "LD_LIBRARY_PATH="}, extra),
+      dir_);
+  return {output.exit_code, output.out, output.err};
 }
 
 bool Sandbox::has_trace() const {

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "analyzer/trace/format.h"
+#include "tests/support/files.h"
 
 namespace optimize_test {
 
@@ -24,7 +25,6 @@ struct ProgramRun {
 class Sandbox {
  public:
   Sandbox();
-  ~Sandbox();
   Sandbox(const Sandbox&) = delete;
   Sandbox& operator=(const Sandbox&) = delete;
 
@@ -49,6 +49,7 @@ class Sandbox {
 
  private:
   ProgramRun spawn(const std::vector<std::string>& argv, const std::vector<std::string>& env) const;
+  tidepool::test_support::TempDir temp_;
   std::filesystem::path dir_;
 };
 

@@ -55,10 +55,8 @@ TEST_F(SwapSpaceTest, EvictsLeastRecentlyUsedFirstAndFreesDeviceMemory) {
 TEST_F(SwapSpaceTest, KeptResidentBufferComesBackAndStays) {
   SwapSpace space(api(), context_, 64 * kMiB);
   const uint64_t bytes = 2 * kMiB;
-  CUdeviceptr address = 0;
-  ASSERT_CU(space.allocate(bytes, &address));
-  const auto data = pattern(bytes, 24);
-  write(address, data);
+  const auto [address, data] = allocate_filled(space, bytes, 24);
+  ASSERT_NE(address, 0u);
   ASSERT_TRUE(space.swap_out(address));
   settle(space);
   space.keep_resident(address);
@@ -90,10 +88,8 @@ TEST_F(SwapSpaceTest, EvictionReleasesCachedPhysicalMemoryFirst) {
 TEST_F(SwapSpaceTest, EvictionPastThePinnedLimitUsesHeapMemory) {
   SwapSpace space(api(), context_, 0);
   const uint64_t bytes = 3 * kMiB + 1;
-  CUdeviceptr address = 0;
-  ASSERT_CU(space.allocate(bytes, &address));
-  const auto data = pattern(bytes, 25);
-  write(address, data);
+  const auto [address, data] = allocate_filled(space, bytes, 25);
+  ASSERT_NE(address, 0u);
   EXPECT_EQ(space.evict(1), 4 * kMiB);
   auto stats = space.stats();
   EXPECT_EQ(stats.evictions, 1u);

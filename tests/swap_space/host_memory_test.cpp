@@ -47,10 +47,8 @@ TEST_F(SwapSpaceTest, PinnedLimitIsHonouredAndTheBufferStays) {
 
 TEST_F(SwapSpaceTest, NoPinnedMemoryMeansNoSwapAndNoLoss) {
   SwapSpace space(api(), context_, 0);
-  CUdeviceptr address = 0;
-  ASSERT_CU(space.allocate(2 * kMiB, &address));
-  const auto data = pattern(2 * kMiB, 12);
-  write(address, data);
+  const auto [address, data] = allocate_filled(space, 2 * kMiB, 12);
+  ASSERT_NE(address, 0u);
   EXPECT_FALSE(space.swap_out(address));
   EXPECT_FALSE(space.swap_out(address, false));
   settle(space);
@@ -63,10 +61,8 @@ TEST_F(SwapSpaceTest, NoPinnedMemoryMeansNoSwapAndNoLoss) {
 TEST_F(SwapSpaceTest, CurrentHostCopyIsNotCopiedAgain) {
   SwapSpace space(api(), context_, 64 * kMiB);
   const uint64_t bytes = 3 * kMiB;
-  CUdeviceptr address = 0;
-  ASSERT_CU(space.allocate(bytes, &address));
-  const auto data = pattern(bytes, 13);
-  write(address, data);
+  const auto [address, data] = allocate_filled(space, bytes, 13);
+  ASSERT_NE(address, 0u);
   ASSERT_TRUE(space.swap_out(address, false)) << "never copied: it is copied whatever copy_out says";
   settle(space);
   EXPECT_EQ(space.stats().bytes_out, bytes);
@@ -91,10 +87,8 @@ TEST_F(SwapSpaceTest, CurrentHostCopyIsNotCopiedAgain) {
 TEST_F(SwapSpaceTest, SwappingRecyclesPhysicalAndPinnedMemory) {
   SwapSpace space(api(), context_, 64 * kMiB);
   const uint64_t bytes = 4 * kMiB - 100;
-  CUdeviceptr address = 0;
-  ASSERT_CU(space.allocate(bytes, &address));
-  auto data = pattern(bytes, 14);
-  write(address, data);
+  auto [address, data] = allocate_filled(space, bytes, 14);
+  ASSERT_NE(address, 0u);
   for (int round = 0; round < 5; ++round) {
     ASSERT_CU(space.ensure_resident(address, a_));
     sleep_then_touch(a_, address, bytes, 0);

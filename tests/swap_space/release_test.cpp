@@ -56,10 +56,8 @@ TEST_F(SwapSpaceTest, ADestroyedStreamIsStillWaitedFor) {
   SwapSpace space(api(), context_, 64 * kMiB);
   CUstream doomed = nullptr;
   ASSERT_CU(api().stream_create(&doomed, CU_STREAM_NON_BLOCKING));
-  CUdeviceptr address = 0;
-  ASSERT_CU(space.allocate(2 * kMiB, &address));
-  auto data = pattern(2 * kMiB, 61);
-  write(address, data);
+  auto [address, data] = allocate_filled(space, 2 * kMiB, 61);
+  ASSERT_NE(address, 0u);
   ASSERT_CU(space.ensure_resident(address, doomed));
   sleep_then_touch(doomed, address, 2 * kMiB, 30000);
   space.forget_stream(doomed);

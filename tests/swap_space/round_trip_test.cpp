@@ -48,10 +48,8 @@ TEST_F(SwapSpaceTest, AllocatesItsOwnReservationAndReleasesIt) {
 TEST_F(SwapSpaceTest, OnDemandRoundTripIsBitIdentical) {
   SwapSpace space(api(), context_, 64 * kMiB);
   const uint64_t bytes = 5 * kMiB + 123;
-  CUdeviceptr address = 0;
-  ASSERT_CU(space.allocate(bytes, &address));
-  const auto data = pattern(bytes, 2);
-  write(address, data);
+  const auto [address, data] = allocate_filled(space, bytes, 2);
+  ASSERT_NE(address, 0u);
   ASSERT_CU(space.ensure_resident(address + 100, a_));
   const uint64_t before = free_device_memory();
 
@@ -97,10 +95,8 @@ TEST_F(SwapSpaceTest, OnDemandRoundTripIsBitIdentical) {
 TEST_F(SwapSpaceTest, SwapOutFollowsTheUsersQueuedWork) {
   SwapSpace space(api(), context_, 64 * kMiB);
   const uint64_t bytes = 2 * kMiB;
-  CUdeviceptr address = 0;
-  ASSERT_CU(space.allocate(bytes, &address));
-  auto data = pattern(bytes, 3);
-  write(address, data);
+  auto [address, data] = allocate_filled(space, bytes, 3);
+  ASSERT_NE(address, 0u);
   ASSERT_CU(space.ensure_resident(address, a_));
   hold(a_);
   sleep_then_touch(a_, address, bytes, 0);  // still queued when the swap-out is
@@ -122,10 +118,8 @@ TEST_F(SwapSpaceTest, SwapOutFollowsTheUsersQueuedWork) {
 TEST_F(SwapSpaceTest, SwapOutFollowsTheWorkOfEveryUserStream) {
   SwapSpace space(api(), context_, 64 * kMiB);
   const uint64_t bytes = 2 * kMiB;
-  CUdeviceptr address = 0;
-  ASSERT_CU(space.allocate(bytes, &address));
-  auto data = pattern(bytes, 6);
-  write(address, data);
+  auto [address, data] = allocate_filled(space, bytes, 6);
+  ASSERT_NE(address, 0u);
   std::vector<CUstream> streams(6);  // more users than the fast path remembers
   for (CUstream& stream : streams) ASSERT_CU(api().stream_create(&stream, CU_STREAM_NON_BLOCKING));
   for (int round = 0; round < 2; ++round) {
@@ -183,10 +177,8 @@ TEST_F(SwapSpaceTest, PlannedSwapInIsWaitedOnByTheConsumerStream) {
 TEST_F(SwapSpaceTest, UseWhileLeavingCancelsTheSwapOut) {
   SwapSpace space(api(), context_, 64 * kMiB);
   const uint64_t bytes = 2 * kMiB;
-  CUdeviceptr address = 0;
-  ASSERT_CU(space.allocate(bytes, &address));
-  auto data = pattern(bytes, 5);
-  write(address, data);
+  auto [address, data] = allocate_filled(space, bytes, 5);
+  ASSERT_NE(address, 0u);
   ASSERT_CU(space.ensure_resident(address, a_));
   hold(a_);
   sleep_then_touch(a_, address, bytes, 0);

@@ -53,6 +53,17 @@ std::vector<uint8_t> SwapSpaceTest::pattern(uint64_t bytes, uint32_t seed) {
   return data;
 }
 
+SwapSpaceTest::FilledBuffer SwapSpaceTest::allocate_filled(runtime::SwapSpace& space, uint64_t bytes,
+                                                          uint32_t seed) {
+  FilledBuffer buffer;
+  const CUresult r = space.allocate(bytes, &buffer.address);
+  EXPECT_EQ(r, CUDA_SUCCESS) << "space.allocate(" << bytes << ")";
+  if (r != CUDA_SUCCESS) return {};
+  buffer.data = pattern(bytes, seed);
+  write(buffer.address, buffer.data);
+  return buffer;
+}
+
 void SwapSpaceTest::write(CUdeviceptr address, const std::vector<uint8_t>& bytes) {
   ASSERT_CU(api().memcpy_htod(address, bytes.data(), bytes.size()));
 }

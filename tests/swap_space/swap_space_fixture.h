@@ -27,6 +27,13 @@ class SwapSpaceTest : public ::testing::Test {
   // Bytes that differ from one seed to the next.
   static std::vector<uint8_t> pattern(uint64_t bytes, uint32_t seed);
   void write(CUdeviceptr address, const std::vector<uint8_t>& bytes);
+  // A buffer of `bytes` from the swap space, filled with pattern(bytes, seed): its address (0,
+  // with the failure reported, when the space refused it) and its contents.
+  struct FilledBuffer {
+    CUdeviceptr address = 0;
+    std::vector<uint8_t> data;
+  };
+  FilledBuffer allocate_filled(runtime::SwapSpace& space, uint64_t bytes, uint32_t seed);
   std::vector<uint8_t> read(CUdeviceptr address, uint64_t bytes);
   // Reads on `stream` (queued after its earlier work), then waits for that stream.
   std::vector<uint8_t> read_on(CUstream stream, CUdeviceptr address, uint64_t bytes);

@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "tests/support/subprocess.h"
+
 namespace tidepool::testing {
 namespace {
 
@@ -29,11 +31,7 @@ struct Output {
   std::string out;
 };
 
-std::string shell_quoted(const std::string& s) {
-  std::string q = "'";
-  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
+std::string shell_quoted(const std::string& word) { return tidepool::test_support::shell_words({word}); }
 
 Output shell(const std::string& command) {
   Output o;

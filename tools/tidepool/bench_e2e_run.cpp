@@ -12,6 +12,7 @@
 
 #include "analyzer/trace/reader.h"
 #include "install_paths.h"
+#include "shell_quote.h"
 
 namespace tidepool::cli {
 namespace {
@@ -20,15 +21,8 @@ namespace fs = std::filesystem;
 
 // Appends " " and the word, quoted for the shell.
 void add_word(std::string& command, const std::string& word) {
-  command += " '";
-  for (char c : word) {
-    if (c == '\'') {
-      command += "'\\''";
-    } else {
-      command += c;
-    }
-  }
-  command += '\'';
+  command += ' ';
+  command += shell_quoted(word);
 }
 
 std::string read_file(const fs::path& path) {

@@ -24,6 +24,7 @@
 #include "commands.h"
 #include "analyzer/trace/reader.h"
 #include "install_paths.h"
+#include "shell_quote.h"
 
 namespace tidepool::cli {
 namespace {
@@ -59,31 +60,25 @@ struct Config {
 // What the probe times: the launch and pair loops, or the repeating loop only.
 enum class Probe { launches_and_pairs, repeating_loop };
 
-std::string quoted(const std::string& s) {
-  std::string out = "'";
-  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
-
 // Runs the probe once in the given configuration; its traces go to a scratch directory (and
 // plans, under --optimize, to a plan cache there that starts empty).
 Timing run_probe(const Config& config, Probe probe, const OverheadOptions& options, const fs::path& scratch) {
   const InstallPaths paths = install_paths();
   if (!fs::exists(paths.overhead_probe)) throw std::runtime_error("cannot find " + paths.overhead_probe.string());
-  std::string command = "LD_LIBRARY_PATH=" + quoted(require_simcuda_dir().string());
+  std::string command = "LD_LIBRARY_PATH=" + shell_quoted(require_simcuda_dir().string());
   if (config.preload) {
     const std::string library = config.library.empty() ? require_preload_library().string() : config.library;
-    command += " LD_PRELOAD=" + quoted(library) + " TIDEPOOL_OUTPUT_DIR=" +
-               quoted(scratch.string()) + " TIDEPOOL_FORCE=1 TIDEPOOL_STACKS=" + (config.stacks ? "1" : "0") +
+    command += " LD_PRELOAD=" + shell_quoted(library) + " TIDEPOOL_OUTPUT_DIR=" +
+               shell_quoted(scratch.string()) + " TIDEPOOL_FORCE=1 TIDEPOOL_STACKS=" + (config.stacks ? "1" : "0") +
                " TIDEPOOL_DEVICE_TIMING=" + (config.device_timing ? "1" : "0");
     if (config.optimize_pool) {
       const fs::path cache = scratch / "plans";
       fs::remove_all(cache);
-      command += " TIDEPOOL_OPTIMIZE=pool TIDEPOOL_PLAN_CACHE=" + quoted(cache.string());
+      command += " TIDEPOOL_OPTIMIZE=pool TIDEPOOL_PLAN_CACHE=" + shell_quoted(cache.string());
     }
   }
   const bool loop = probe == Probe::repeating_loop;
-  command += " " + quoted(paths.overhead_probe.string()) + " " + std::to_string(loop ? 0 : options.launches) + " " +
+  command += " " + shell_quoted(paths.overhead_probe.string()) + " " + std::to_string(loop ? 0 : options.launches) + " " +
              std::to_string(loop ? 0 : options.pairs) + " " + std::to_string(loop ? options.steps : 0);
   FILE* out = popen(command.c_str(), "r");
   if (out == nullptr) throw std::runtime_error("cannot run the overhead probe");

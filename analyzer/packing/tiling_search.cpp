@@ -17,15 +17,23 @@ namespace tidepool::packing {
 namespace {
 
 constexpr std::uint32_t kNone = std::numeric_limits<std::uint32_t>::max();
+constexpr int kNoSection = -1;
 // Item visits allowed when looking for a chain of items that tiles a valley (beyond it, assume
 // there is one): the search needs it nearly exact; the completion only uses it to rank choices.
-constexpr int kChainWork = 20000;
+// The backward search from the valley's right end comes first, with fewer.
+constexpr int kChainWork = 10000;
+constexpr int kBackwardChainWork = 2000;
 constexpr int kCompletionChainWork = 64;
 // In the completion, the candidates placed and checked at one run before taking the first that fits.
 constexpr int kGreedyTries = 8;
 // The node budget of the first restart (it doubles at each), and the seed of the random orders.
 constexpr std::int64_t kFirstRestartNodes = 2000;
 constexpr std::uint64_t kSeed = 1;
+// From this many items on, the search restarts locally instead (see LocalRestarts): it goes back
+// to a checkpoint (a multiple of kCheckpointDepth placements) behind the deepest one reached.
+constexpr std::size_t kLocalRestartsFrom = 50'000;
+constexpr std::size_t kCheckpointDepth = 256;
+constexpr std::int64_t kFirstLocalBudget = 4 * static_cast<std::int64_t>(kCheckpointDepth);
 // How often (in nodes) the deadline is looked at.
 constexpr std::int64_t kDeadlineStride = 1024;
 
@@ -39,34 +47,46 @@ class TilingSearch {
         end_(items_.size()),
         list_begin_(sections_ + 2, 0),
         list_(items_.size()),
-        visited_(sections_ + 1, 0) {
+        by_end_begin_(sections_ + 2, 0),
+        by_end_(items_.size()),
+        visited_(sections_ + 1, 0),
+        visited_back_(sections_ + 1, 0) {
     for (std::size_t i = 0; i < items_.size(); ++i) {
       start_[i] = timeline.first_section(i);
       end_[i] = timeline.last_section_end(i);
       ++list_begin_[start_[i] + 1];
+      ++by_end_begin_[end_[i] + 1];
     }
     std::partial_sum(list_begin_.begin(), list_begin_.end(), list_begin_.begin());
+    std::partial_sum(by_end_begin_.begin(), by_end_begin_.end(), by_end_begin_.begin());
     std::iota(list_.begin(), list_.end(), 0);
+    std::iota(by_end_.begin(), by_end_.end(), 0);
+    std::ranges::sort(by_end_, [&](std::uint32_t a, std::uint32_t b) {
+      return end_[a] != end_[b] ? end_[a] < end_[b] : start_[a] > start_[b];
+    });
     sort_lists();
     reset();
   }
 
-  // Restarts with doubling node budgets, each but the first trying the shapes of a start in a
-  // random order.
+  // Restarts from scratch with doubling node budgets, each but the first trying the shapes of a
+  // start in a random order; or, on large instances, one search that restarts locally.
   TilingResult run(std::int64_t node_budget, Deadline search_deadline, Deadline deadline) {
     TilingResult result;
-    std::mt19937_64 random(kSeed);
-    std::int64_t restart_budget = kFirstRestartNodes;
     Outcome outcome = Outcome::gave_up;
-    for (int restart = 0; outcome == Outcome::gave_up && result.nodes < node_budget && !search_deadline.passed(); ++restart) {
-      if (restart > 0) {
-        shuffle_shapes(random());
-        reset();
+    if (items_.size() >= kLocalRestartsFrom) {
+      outcome = search(node_budget, true, search_deadline, result.nodes);
+    } else {
+      std::int64_t restart_budget = kFirstRestartNodes;
+      for (int restart = 0; outcome == Outcome::gave_up && result.nodes < node_budget && !search_deadline.passed(); ++restart) {
+        if (restart > 0) {
+          shuffle_shapes(random_());
+          reset();
+        }
+        std::int64_t nodes = 0;
+        outcome = search(std::min(restart_budget, node_budget - result.nodes), false, search_deadline, nodes);
+        result.nodes += nodes;
+        restart_budget = std::min(2 * restart_budget, node_budget);
       }
-      std::int64_t nodes = 0;
-      outcome = search(std::min(restart_budget, node_budget - result.nodes), search_deadline, nodes);
-      result.nodes += nodes;
-      restart_budget = std::min(2 * restart_budget, node_budget);
     }
     result.perfect = outcome == Outcome::found;
     if (!result.perfect) complete(deadline);
@@ -77,9 +97,22 @@ class TilingSearch {
  private:
   struct Frame {
     TilingSkyline::Run run;
-    std::size_t cursor;  // in list_, the next item to try
-    std::uint32_t item;  // the item placed (or last tried) here
-    std::size_t mark;    // the skyline's trail before it was placed
+    std::size_t tried;     // candidates of the run's start looked at so far
+    std::size_t rotation;  // where among them the candidates begin (wrapping around)
+    std::uint32_t item;    // the item placed (or last tried) here
+    std::size_t mark;      // the skyline's trail before it was placed
+  };
+
+  // Local restarts: after the k-th attempt in a row (kFirstLocalBudget << k nodes) that did not
+  // pass the deepest checkpoint by kCheckpointDepth more placements, the search unwinds to k / 2
+  // checkpoints behind the deepest and goes on with the candidates of each new frame in a random
+  // rotation. A search that went wrong early rarely recovers by backtracking, and on large
+  // instances a restart from scratch costs too much and goes wrong again elsewhere.
+  struct LocalRestarts {
+    std::size_t deepest = 0;  // the deepest checkpoint reached
+    int failures = 0;         // attempts since it was reached
+    std::int64_t nodes = 0;   // in this attempt
+    std::int64_t budget() const { return kFirstLocalBudget << std::min(failures, 30); }
   };
 
   // Each start's items by end descending, then size descending, alignment: items of one shape
@@ -121,6 +154,7 @@ class TilingSearch {
 
   void reset() {
     synced_ = 0;
+    dead_to_ = kNoSection;
     skyline_.emplace(sections_);
     placed_.assign(items_.size(), 0);
     offsets_.assign(items_.size(), kUnplaced);
@@ -142,7 +176,7 @@ class TilingSearch {
   bool fits(std::uint32_t i, int end, Bytes floor) const {
     if (placed_[i] || end_[i] > end) return false;
     if (completing_) return true;
-    return floor % items_[i].alignment == 0 && floor + items_[i].size <= capacity_;
+    return (items_[i].alignment == 1 || floor % items_[i].alignment == 0) && floor + items_[i].size <= capacity_;
   }
 
   int place(std::uint32_t i, int run_begin, Bytes offset) {
@@ -155,6 +189,7 @@ class TilingSearch {
   }
 
   void unplace(std::uint32_t i, std::size_t mark) {
+    if (start_[i] >= dead_from_ && end_[i] <= dead_to_) dead_to_ = kNoSection;  // it may revive them
     skyline_->undo(mark);
     placed_[i] = 0;
     offsets_[i] = kUnplaced;
@@ -186,9 +221,25 @@ class TilingSearch {
   }
 
   // Whether unplaced items that fit at `floor` lead from section `from` to `to` end to end: a
-  // depth-first search in the order of the lists (longest items first until a restart).
+  // depth-first search in the order of the lists (longest items first until a restart). When it
+  // fails, the sections it reached are dead ends for (to, floor): the next search for the same
+  // pair skips them (the candidates of one run all leave a valley that ends at the same place),
+  // until an item that starts among them and fits is unplaced again.
   bool chain_exists(int from, int to, Bytes floor) {
-    ++stamp_;
+    if (dead_to_ == to && dead_floor_ == floor) {
+      if (visited_[from] == stamp_) return false;
+      dead_from_ = std::min(dead_from_, from);
+    } else {
+      ++stamp_;
+      dead_to_ = to;
+      dead_floor_ = floor;
+      dead_from_ = from;
+    }
+    const Reach back = reach_backward(from, to, floor);
+    if (back != Reach::unknown) {
+      if (back == Reach::none) visited_[from] = stamp_;
+      return back == Reach::found;
+    }
     pending_.assign(1, from);
     visited_[from] = stamp_;
     int work = 0;
@@ -199,22 +250,51 @@ class TilingSearch {
       for (std::size_t k = list_begin_[at + 1]; k-- > list_begin_[at];) {
         const std::uint32_t i = list_[k];
         if (!fits(i, to, floor)) continue;
-        if (end_[i] == to) return true;
+        if (end_[i] == to || ++work > work_limit) {  // found, or assumed: what it reached is not dead
+          dead_to_ = kNoSection;
+          return true;
+        }
         if (visited_[end_[i]] != stamp_) {
           visited_[end_[i]] = stamp_;
           pending_.push_back(end_[i]);
         }
-        if (++work > work_limit) return true;
       }
     }
     return false;
   }
 
+  // The same search backwards first, from `to` by the items that end there, longest first: it
+  // settles most valleys whose right end no chain reaches, which the forward search could only
+  // learn by exploring everything it reaches.
+  enum class Reach { found, none, unknown };
+  Reach reach_backward(int from, int to, Bytes floor) {
+    ++back_stamp_;
+    pending_.assign(1, to);
+    int work = 0;
+    const int work_limit = completing_ ? kCompletionChainWork : kBackwardChainWork;
+    while (!pending_.empty()) {
+      const int at = pending_.back();
+      pending_.pop_back();
+      for (std::size_t k = by_end_begin_[at]; k < by_end_begin_[at + 1]; ++k) {
+        const std::uint32_t i = by_end_[k];
+        if (start_[i] < from || !fits(i, to, floor)) continue;
+        if (start_[i] == from) return Reach::found;
+        if (++work > work_limit) return Reach::unknown;
+        if (visited_back_[start_[i]] != back_stamp_) {
+          visited_back_[start_[i]] = back_stamp_;
+          pending_.push_back(start_[i]);
+        }
+      }
+    }
+    return Reach::none;
+  }
+
   // The next item to try at a frame: it fits, and differs in shape from the one tried last.
   std::uint32_t next_candidate(Frame& frame) const {
-    const std::size_t stop = list_begin_[frame.run.begin + 1];
-    while (frame.cursor < stop) {
-      const std::uint32_t i = list_[frame.cursor++];
+    const std::size_t first = list_begin_[frame.run.begin];
+    const std::size_t count = list_begin_[frame.run.begin + 1] - first;
+    while (frame.tried < count) {
+      const std::uint32_t i = list_[first + (frame.rotation + frame.tried++) % count];
       if (!fits(i, frame.run.end, frame.run.floor)) continue;
       if (frame.item != kNone && same_shape(i, frame.item)) continue;
       return i;
@@ -223,48 +303,84 @@ class TilingSearch {
   }
 
   // Keeps the deepest partial packing: deepest_[0, synced_) equals the items of the frames.
-  void note_depth(const std::vector<Frame>& stack) {
+  void note_depth() {
     if (placed_count_ <= deepest_.size()) return;
     deepest_.resize(placed_count_);
-    for (std::size_t k = synced_; k < placed_count_; ++k) deepest_[k] = stack[k].item;
+    for (std::size_t k = synced_; k < placed_count_; ++k) deepest_[k] = stack_[k].item;
     synced_ = placed_count_;
   }
 
+  // Opens a frame at the lowest run; false when all runs are closed.
+  bool open(std::size_t rotation) {
+    const std::optional<TilingSkyline::Run> run = skyline_->take_lowest();
+    if (run) stack_.push_back({*run, 0, rotation, kNone, 0});
+    return run.has_value();
+  }
+
+  // Takes the frames above `depth` off the stack, undoing their placements.
+  void unwind(std::size_t depth) {
+    synced_ = std::min(synced_, depth);
+    while (stack_.size() > depth) {
+      const Frame& frame = stack_.back();
+      if (frame.item != kNone && placed_[frame.item]) unplace(frame.item, frame.mark);
+      skyline_->requeue(frame.run.begin);
+      stack_.pop_back();
+    }
+  }
+
+  // The attempt ran out of nodes: back to a checkpoint behind the deepest (at least the frame on
+  // top, whose item is not placed, goes), on with new random rotations.
+  void restart_locally(LocalRestarts& restarts) {
+    note_depth();
+    ++restarts.failures;
+    const std::size_t back = static_cast<std::size_t>(restarts.failures / 2);
+    const std::size_t checkpoint = restarts.deepest / kCheckpointDepth;
+    const std::size_t depth = checkpoint > back ? (checkpoint - back) * kCheckpointDepth : 0;
+    unwind(std::min(depth, stack_.size() - 1));
+    restarts.nodes = 0;
+    open(random_());
+  }
+
   // Depth-first search at the lower bound: found, exhausted (there is no packing at the bound)
-  // or gave up (budget or deadline).
+  // or gave up (budget or deadline). With local restarts, exhausted is still a proof: the last
+  // attempt below every frame that was backtracked over explored all of its candidates.
   enum class Outcome { found, exhausted, gave_up };
-  Outcome search(std::int64_t node_budget, Deadline deadline, std::int64_t& nodes) {
-    std::vector<Frame> stack;
-    const auto open = [&] {
-      const std::optional<TilingSkyline::Run> run = skyline_->take_lowest();
-      if (run) stack.push_back({*run, list_begin_[run->begin], kNone, 0});
-      return run.has_value();
-    };
-    if (!open()) return placed_count_ == items_.size() ? Outcome::found : Outcome::exhausted;
+  Outcome search(std::int64_t node_budget, bool local, Deadline deadline, std::int64_t& nodes) {
+    stack_.clear();
+    LocalRestarts restarts;
+    if (!open(0)) return placed_count_ == items_.size() ? Outcome::found : Outcome::exhausted;
     while (true) {
-      Frame& frame = stack.back();
+      Frame& frame = stack_.back();
       if (frame.item != kNone && placed_[frame.item]) {
-        note_depth(stack);
-        synced_ = std::min(synced_, stack.size() - 1);
+        note_depth();
+        synced_ = std::min(synced_, stack_.size() - 1);
         unplace(frame.item, frame.mark);
       }
       const std::uint32_t candidate = next_candidate(frame);
       if (candidate == kNone) {
         skyline_->requeue(frame.run.begin);
-        stack.pop_back();
-        if (stack.empty()) return Outcome::exhausted;
+        stack_.pop_back();
+        if (stack_.empty()) return Outcome::exhausted;
         continue;
       }
-      if (++nodes > node_budget || (nodes % kDeadlineStride == 0 && deadline.passed())) {
-        note_depth(stack);
+      if (nodes >= node_budget || ((nodes + 1) % kDeadlineStride == 0 && deadline.passed())) {
+        note_depth();
         return Outcome::gave_up;
+      }
+      ++nodes;
+      if (local && ++restarts.nodes > restarts.budget()) {
+        restart_locally(restarts);
+        continue;
       }
       frame.item = candidate;
       frame.mark = skyline_->mark();
       const int run = place(candidate, frame.run.begin, frame.run.floor);
       if (!checks_pass(run)) continue;
       if (placed_count_ == items_.size()) return Outcome::found;
-      open();
+      if (local && stack_.size() >= restarts.deepest + kCheckpointDepth) {
+        restarts = {stack_.size() / kCheckpointDepth * kCheckpointDepth, 0, 0};
+      }
+      open(local && restarts.failures > 0 ? random_() : 0);
     }
   }
 
@@ -277,7 +393,8 @@ class TilingSearch {
       const TilingSkyline::Run run = *skyline_->take_lowest();
       place(i, run.begin, run.floor);
     }
-    completing_ = true;
+    completing_ = true;  // items fit differently now: the dead ends known do not hold
+    dead_to_ = kNoSection;
     EarliestEnds earliest(sections_);
     std::vector<std::size_t> last_unplaced(list_begin_.begin() + 1, list_begin_.end());
     const auto update_earliest = [&](int start) {
@@ -300,7 +417,7 @@ class TilingSearch {
   }
 
   std::uint32_t pick(const TilingSkyline::Run& run) {
-    Frame frame{run, list_begin_[run.begin], kNone, 0};
+    Frame frame{run, 0, 0, kNone, 0};
     std::uint32_t first_fitting = kNone;
     for (int tries = 0; tries < kGreedyTries; ++tries) {
       const std::uint32_t i = next_candidate(frame);
@@ -332,9 +449,18 @@ class TilingSearch {
   std::vector<int> end_;
   std::vector<std::size_t> list_begin_;  // per start section: where its items begin in list_
   std::vector<std::uint32_t> list_;
+  std::vector<std::size_t> by_end_begin_;  // per end section: where its items begin in by_end_
+  std::vector<std::uint32_t> by_end_;      // by end, then start descending
   std::vector<std::uint32_t> visited_;   // per section: the stamp of the last chain search there
   std::uint32_t stamp_ = 0;
+  std::vector<std::uint32_t> visited_back_;  // the same for the backward search
+  std::uint32_t back_stamp_ = 0;
   std::vector<int> pending_;
+  // The dead ends of the last chain search that failed: the sections stamped with stamp_ in
+  // [dead_from_, dead_to_) cannot reach dead_to_ at dead_floor_ (kNoSection: none known).
+  int dead_from_ = 0;
+  int dead_to_ = kNoSection;
+  Bytes dead_floor_ = 0;
 
   std::optional<TilingSkyline> skyline_;
   std::vector<char> placed_;
@@ -344,6 +470,8 @@ class TilingSearch {
   std::size_t placed_count_ = 0;
   bool completing_ = false;
 
+  std::vector<Frame> stack_;
+  std::mt19937_64 random_{kSeed};
   std::vector<std::uint32_t> deepest_;
   std::size_t synced_ = 0;
 };

@@ -5,11 +5,15 @@
 // items has a tiny branching factor. It prunes a state when, around the run just changed, a run
 // with a higher left neighbour has no unplaced item starting where it begins, one with a higher
 // right neighbour none ending where it ends, or a valley no chain of unplaced items that tiles it
-// in time at its floor (a depth-first search over sections, longest items first, which gives up
-// optimistically after 20,000 item visits; this check is what keeps the search from going wrong
-// early). Items equal in start, end, size and alignment are tried once per node.
+// in time at its floor (this check is what keeps the search from going wrong early): a search
+// backwards from the valley's right end first (it settles most valleys no chain can finish), then
+// forwards from its left end, both depth-first over sections, longest items first, giving up
+// optimistically after 2,000 and 10,000 item visits; the sections a failed forward search reached
+// are remembered as dead ends for the next search to the same end at the same floor. Items equal
+// in start, end, size and alignment are tried once per node.
 // A search that went wrong early rarely recovers, so it restarts with a doubled node budget (from
-// 2,000) and the shapes of each start in a new random order (deterministic for the instance).
+// 2,000) and the shapes of each start in a new random order (deterministic for the instance); from
+// 50,000 items on it restarts locally instead, from a checkpoint behind the deepest point reached.
 // When no packing is found within the node budget or the deadline, the deepest partial packing is
 // completed greedily (the same rule, picking the first item that passes the checks, and raising
 // what nothing can fill as skyline_fit.h does) until the deadline, and what is left then is

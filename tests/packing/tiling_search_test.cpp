@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <random>
+#include <string>
 
 #include "analyzer/packing/checker.h"
 #include "analyzer/packing/generator.h"
@@ -83,6 +84,45 @@ TEST(PackingTilingSearch, CompletesAValidPackingWhenTheBudgetRunsOut) {
   const Verdict verdict = check(instance.problem, solution);
   EXPECT_TRUE(verdict.valid) << verdict.reason;
   EXPECT_GE(solution.height, instance.optimum);
+}
+
+// From 50,000 items on, the search restarts locally (from checkpoints behind the deepest point
+// reached) instead of from scratch.
+TEST(PackingTilingSearch, PacksLargeInstancesWithLocalRestartsAtTheOptimum) {
+  const PerfectInstance instance = generate_perfect(60000, 2);
+  expect_perfect(instance.problem, instance.optimum);
+}
+
+TEST(PackingTilingSearch, CompletesALargeSearchCutByItsBudget) {
+  const PerfectInstance instance = generate_perfect(60000, 4);
+  const Timeline timeline(instance.problem);
+  const TilingResult result = search_tiling(instance.problem, timeline, 5000, Deadline::after_seconds(60), Deadline::never());
+  EXPECT_FALSE(result.perfect);
+  EXPECT_LE(result.nodes, 5000);
+  const Solution solution{result.offsets, height_of(instance.problem, result.offsets)};
+  const Verdict verdict = check(instance.problem, solution);
+  EXPECT_TRUE(verdict.valid) << verdict.reason;
+}
+
+// 12,500 columns of four 128-byte items with 256-byte alignment: each column fills its section to
+// the bound (512), but no column can be packed below 896. With local restarts the search must
+// still prove that (it exhausts the candidates, about one node per item) rather than run out of
+// its budget.
+TEST(PackingTilingSearch, ProvesLargeInstancesInfeasibleWithLocalRestarts) {
+  Problem problem;
+  for (int column = 0; column < 12500; ++column) {
+    for (int k = 0; k < 4; ++k) {
+      problem.items.push_back({std::to_string(column) + "." + std::to_string(k), 128, 256, {{4 * column, 4 * column + 4}}});
+    }
+  }
+  const Timeline timeline(problem);
+  ASSERT_TRUE(has_no_slack(problem, timeline));
+  const TilingResult result = search_tiling(problem, timeline, 100'000'000, Deadline::after_seconds(60), Deadline::never());
+  EXPECT_FALSE(result.perfect);
+  EXPECT_LT(result.nodes, 1'000'000);
+  const Solution solution{result.offsets, height_of(problem, result.offsets)};
+  EXPECT_TRUE(check(problem, solution).valid);
+  EXPECT_EQ(solution.height, 896);
 }
 
 TEST(PackingTilingSearch, AppliesOnlyWithoutSlack) {

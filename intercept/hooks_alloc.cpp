@@ -1,5 +1,6 @@
 // Hooks of every way device (and pinned host, managed, imported) memory is obtained or released.
 #include "intercept/hook_abi.h"
+#include "intercept/hooks_alloc_optimized.h"
 #include "intercept/optimize_hooks.h"
 #include "intercept/recording.h"
 
@@ -9,7 +10,7 @@ using trace::AllocKind;
 
 CUresult on_cuMemAlloc(const Real<PFN_cuMemAlloc_v3020>& real, CUdeviceptr* dptr, size_t bytes) {
   if (auto* o = optimizer()) {
-    return optimized_alloc(*o, AllocKind::device, dptr, bytes, nullptr, 0, [&] { return real.fn(dptr, bytes); });
+    return allocate_optimized(*o, AllocKind::device, dptr, bytes, nullptr, 0, [&] { return real.fn(dptr, bytes); });
   }
   const CUresult r = real.fn(dptr, bytes);
   if (r == CUDA_SUCCESS) {
@@ -33,8 +34,8 @@ CUresult on_cuMemAllocPitch(const Real<PFN_cuMemAllocPitch_v3020>& real, CUdevic
 CUresult on_cuMemAllocAsync(const Real<PFN_cuMemAllocAsync_v11020>& real, CUdeviceptr* dptr, size_t bytes,
                             CUstream stream) {
   if (auto* o = optimizer()) {
-    return optimized_alloc(*o, AllocKind::stream_ordered, dptr, bytes, real.effective_stream(stream), 0,
-                           [&] { return real.fn(dptr, bytes, stream); });
+    return allocate_optimized(*o, AllocKind::stream_ordered, dptr, bytes, real.effective_stream(stream), 0,
+                              [&] { return real.fn(dptr, bytes, stream); });
   }
   const CUresult r = real.fn(dptr, bytes, stream);
   if (r == CUDA_SUCCESS) {
@@ -48,8 +49,8 @@ CUresult on_cuMemAllocAsync(const Real<PFN_cuMemAllocAsync_v11020>& real, CUdevi
 CUresult on_cuMemAllocFromPoolAsync(const Real<PFN_cuMemAllocFromPoolAsync_v11020>& real, CUdeviceptr* dptr,
                                     size_t bytes, CUmemoryPool pool, CUstream stream) {
   if (auto* o = optimizer()) {
-    return optimized_alloc(*o, AllocKind::pool, dptr, bytes, real.effective_stream(stream), handle_u64(pool),
-                           [&] { return real.fn(dptr, bytes, pool, stream); });
+    return allocate_optimized(*o, AllocKind::pool, dptr, bytes, real.effective_stream(stream), handle_u64(pool),
+                              [&] { return real.fn(dptr, bytes, pool, stream); });
   }
   const CUresult r = real.fn(dptr, bytes, pool, stream);
   if (r == CUDA_SUCCESS) {

@@ -22,25 +22,7 @@ runtime::optimize::DriverCall driver_call(Call& call) {
   return {[](void* context) -> CUresult { return (*static_cast<Call*>(context))(); }, &call};
 }
 
-// An allocation the optimizer may serve: `real` is the driver's call (it writes *dptr). Records
-// the Alloc as the plain hook would (stream and pool for the stream-ordered kinds).
-template <class Real>
-CUresult optimized_alloc(runtime::optimize::Controller& controller, trace::AllocKind kind,
-                         CUdeviceptr* dptr, size_t bytes, CUstream stream, uint64_t pool,
-                         Real&& real) {
-  runtime::optimize::AllocRequest request{kind, bytes, stream,
-                                          capture_state().capturing(handle_u64(stream))};
-  runtime::optimize::AllocOutcome outcome;
-  const CUresult r = controller.allocate(request, dptr, outcome, driver_call(real));
-  if (r != CUDA_SUCCESS) return r;
-  if (auto* rec = recorder()) {
-    const bool ordered = kind == trace::AllocKind::stream_ordered || kind == trace::AllocKind::pool;
-    const uint64_t id = record_alloc(*rec, kind, *dptr, bytes, ordered ? handle_u64(stream) : 0, pool, 0,
-                                     outcome.source != runtime::optimize::AllocOutcome::Source::driver);
-    controller.allocated(id, *dptr, bytes, outcome);
-  }
-  return r;
-}
+// Allocations the optimizer may serve: intercept/hooks_alloc_optimized.h.
 
 // A free the optimizer may take back (its arena and swap space); `real` is the driver's call.
 template <class Real>

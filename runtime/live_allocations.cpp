@@ -7,9 +7,11 @@
 namespace tidepool::runtime {
 namespace {
 
-uint64_t next_generation() {
-  static std::atomic<uint64_t> generations{1};
-  return generations.fetch_add(1, std::memory_order_relaxed);
+// Each map counts its generations from a block of its own (2^40 changes each), so that they are
+// unique across maps without an atomic read-modify-write at every change.
+uint64_t first_generation() {
+  static std::atomic<uint64_t> maps{1};
+  return maps.fetch_add(1, std::memory_order_relaxed) << 40;
 }
 
 auto first_ending_after(std::vector<LiveRange>& ranges, uint64_t address) {
@@ -19,7 +21,7 @@ auto first_ending_after(std::vector<LiveRange>& ranges, uint64_t address) {
 
 }  // namespace
 
-LiveAllocations::LiveAllocations() : generation_(next_generation()) {}
+LiveAllocations::LiveAllocations() : generation_(first_generation()) {}
 
 void LiveAllocations::add(const LiveRange& range) {
   const std::unique_lock lock(mutex_);
@@ -55,7 +57,7 @@ void LiveAllocations::remove_within(uint64_t base, uint64_t size) {
 }
 
 void LiveAllocations::changed() {
-  generation_.store(next_generation(), std::memory_order_release);
+  generation_.store(generation_.load(std::memory_order_relaxed) + 1, std::memory_order_release);
   low_.store(ranges_.empty() ? 0 : ranges_.front().base, std::memory_order_relaxed);
   high_.store(ranges_.empty() ? 0 : ranges_.back().base + std::max<uint64_t>(ranges_.back().size, 1),
               std::memory_order_relaxed);

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "analyzer/trace/format.h"
+#include "runtime/spin_shared_mutex.h"
 
 namespace tidepool::runtime {
 
@@ -96,7 +97,7 @@ class LiveAllocations {
 
     const LiveAllocations& map_;
     uint64_t generation_;
-    std::shared_lock<std::shared_mutex> lock_;
+    std::shared_lock<SpinSharedMutex> lock_;
   };
 
  private:
@@ -107,7 +108,7 @@ class LiveAllocations {
 
   std::atomic<uint64_t> generation_;  // unique across maps: a cached answer names one map's state
   std::atomic<uint64_t> low_{0}, high_{0};
-  mutable std::shared_mutex mutex_;
+  mutable SpinSharedMutex mutex_;
   std::vector<LiveRange> ranges_;  // sorted by base, disjoint
 };
 

@@ -78,14 +78,22 @@ class RecorderImpl {
     append(event);
   }
 
+  void record_together(trace::Event& first, trace::Event& second) {
+    first.seq = seq_.fetch_add(2, std::memory_order_relaxed);
+    second.seq = first.seq + 1;
+    first.time_ns = second.time_ns = monotonic_ns() - start_ns_;
+    first.thread = second.thread = this_thread_id();
+    append(first, second);
+  }
+
   // Encodes into a reused scratch buffer of the thread, then copies into its chunk: neither
-  // allocates once warm. A record that finds no memory is dropped: the program's comes first.
-  template <class Record>
-  void append(const Record& record) {
+  // allocates once warm. Records that find no memory are dropped: the program's comes first.
+  template <class... Records>
+  void append(const Records&... records) {
     thread_local std::vector<uint8_t> scratch;
     scratch.clear();
     try {
-      trace::encode(scratch, record);
+      (trace::encode(scratch, records), ...);
     } catch (const std::bad_alloc&) {
       return;
     }
@@ -288,6 +296,10 @@ Recorder* Recorder::get(int (*driver_version)()) {
 
 void Recorder::record(trace::Event& event) {
   if (RecorderImpl* impl = g_impl.load(std::memory_order_acquire)) impl->record(event);
+}
+
+void Recorder::record(trace::Event& first, trace::Event& second) {
+  if (RecorderImpl* impl = g_impl.load(std::memory_order_acquire)) impl->record_together(first, second);
 }
 
 uint64_t Recorder::reserve_sequence() {

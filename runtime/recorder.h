@@ -36,6 +36,10 @@ class Recorder {
     this->record(event);
   }
 
+  // Records two events that happen together (an allocation and the runtime's decision about it)
+  // with one time and one write: consecutive sequence numbers, `first` before `second`.
+  void record(trace::Event& first, trace::Event& second);
+
   // A sequence number taken now for an event written later (record_at): readers order events by
   // it, so the event lands where it happened (0 when not recording).
   uint64_t reserve_sequence();

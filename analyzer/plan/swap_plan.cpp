@@ -51,6 +51,7 @@ SwapPlan plan_swap(const trace::Trace& trace, const iteration::EventStream& stre
   swap::Target target;
   target.budget = request.budget_bytes;
   target.max_slowdown_pct = request.max_slowdown_pct;
+  target.placement = request.beside_pool ? swap::Placement::static_arena : swap::Placement::own_allocations;
   const swap::Result result = swap::plan(model, target, planner, link);
 
   const auto refs = buffer_refs(stream, range);

@@ -24,6 +24,10 @@ struct SwapRequest {
   std::string link = "pcie5";     // pcie4 | pcie5 | nvlink-c2c | GB/s
   std::optional<std::uint64_t> budget_bytes;
   double max_slowdown_pct = 0;
+  // The iteration's buffers that no swap moves go into tidepool's pool (one static arena as high as
+  // their largest live total): the planner counts them so (swap::Placement::static_arena) and
+  // attacks the arena's peak too. Without a pool each keeps its own allocation.
+  bool beside_pool = false;
 };
 
 struct SwapPlan {

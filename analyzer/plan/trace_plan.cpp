@@ -21,7 +21,11 @@ Plan plan_from_trace(const trace::Trace& trace, std::string_view trace_path, con
   plan.fingerprint = fingerprint(stream, reference);
   plan.iteration = describe(stream, detection);
   std::optional<SwapPlan> swap;
-  if (request.swap) swap = plan_swap(trace, stream, detection, *request.swap);
+  if (request.swap) {
+    SwapRequest swap_request = *request.swap;
+    swap_request.beside_pool = request.pool.has_value();
+    swap = plan_swap(trace, stream, detection, swap_request);
+  }
   if (request.pool) {
     const auto deadline = packing::Deadline::after_seconds(request.pool->time_limit_seconds);
     plan.pool = plan_pool(iteration::lifetimes(stream, reference), swap ? swap->swapped_ordinals : std::set<std::uint64_t>{},

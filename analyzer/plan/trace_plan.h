@@ -26,9 +26,9 @@ struct PlanRequest {
 
 // Throws std::runtime_error (one line) when the trace has no usable iteration, and
 // std::invalid_argument for an unknown solver, planner, link or a bad target. When both are
-// planned, the buffers the swaps move are left out of the pool (they get mappings of their own), and
-// the swap section's planned peak is the simulated peak beside the pool's static arena
-// (peak_with_pool).
+// planned, the swaps are planned beside the pool (SwapRequest::beside_pool), the buffers they move
+// are left out of the pool (they get mappings of their own), and the swap section's planned peak is
+// the simulated peak beside the pool's actual arena (peak_with_pool).
 Plan plan_from_trace(const trace::Trace& trace, std::string_view trace_path, const PlanRequest& request);
 
 }  // namespace tidepool::plan

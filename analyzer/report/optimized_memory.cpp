@@ -15,8 +15,9 @@ bool program_buffer(trace::AllocKind kind) {
 
 }  // namespace
 
-OptimizedMemoryReplay::OptimizedMemoryReplay(std::unordered_set<uint64_t> pool_hit_ids)
-    : pool_hit_ids_(std::move(pool_hit_ids)) {}
+OptimizedMemoryReplay::OptimizedMemoryReplay(std::unordered_set<uint64_t> pool_hit_ids,
+                                             std::unordered_set<uint64_t> deferred_ids)
+    : pool_hit_ids_(std::move(pool_hit_ids)), deferred_ids_(std::move(deferred_ids)) {}
 
 uint64_t OptimizedMemoryReplay::live_bytes() const {
   const uint64_t program = requested_.live_device_bytes();
@@ -44,7 +45,7 @@ void OptimizedMemoryReplay::apply(const trace::Event& event) {
           leave_current_arena();
         } else if constexpr (std::is_same_v<R, trace::SwapOut> || std::is_same_v<R, trace::Eviction>) {
           move_out(r.alloc_id, r.bytes);
-        } else if constexpr (std::is_same_v<R, trace::SwapIn>) {
+        } else if constexpr (std::is_same_v<R, trace::SwapIn> || std::is_same_v<R, trace::MappedAtFirstUse>) {
           move_in(r.alloc_id);
         }
       },
@@ -55,6 +56,11 @@ void OptimizedMemoryReplay::apply(const trace::Event& event) {
 void OptimizedMemoryReplay::on_alloc(const trace::Alloc& a) {
   if (a.captured || !program_buffer(a.kind)) return;  // a captured one is a graph's node
   Allocation& allocation = live_[a.alloc_id] = {.size = a.size, .context = a.context};
+  if (deferred_ids_.contains(a.alloc_id)) {  // no memory until its first use
+    allocation.bytes_away = a.size;
+    away_bytes_ += a.size;
+    return;
+  }
   if (!pool_hit_ids_.contains(a.alloc_id) || arenas_.empty() || arenas_.back().left) return;
   Arena& arena = arenas_.back();
   arena.serving = true;

@@ -3,7 +3,8 @@
 // and those swapped out or evicted to host memory until they are swapped back in, plus the
 // arenas. An arena (PlanInstalled's arena_bytes) counts from the first allocation it serves until
 // its plan is left (ReturnToRecording, or the next PlanInstalled) and the last allocation it
-// served is freed.
+// served is freed. A buffer whose mapping was deferred (MapDeferred) counts from its first use
+// (MappedAtFirstUse).
 #pragma once
 
 #include <cstdint>
@@ -18,9 +19,10 @@ namespace tidepool::report {
 
 class OptimizedMemoryReplay {
  public:
-  // `pool_hit_ids`: every allocation the trace says an arena served (a PoolHit follows its Alloc,
-  // so they are gathered before the replay, to never count them first as driver memory).
-  explicit OptimizedMemoryReplay(std::unordered_set<uint64_t> pool_hit_ids);
+  // `pool_hit_ids`: every allocation the trace says an arena served; `deferred_ids`: those whose
+  // mapping was deferred (a PoolHit or MapDeferred follows its Alloc, so they are gathered before
+  // the replay, to never count them first as driver memory).
+  OptimizedMemoryReplay(std::unordered_set<uint64_t> pool_hit_ids, std::unordered_set<uint64_t> deferred_ids);
 
   void apply(const trace::Event& event);
 
@@ -53,6 +55,7 @@ class OptimizedMemoryReplay {
 
   MemoryReplay requested_;
   std::unordered_set<uint64_t> pool_hit_ids_;
+  std::unordered_set<uint64_t> deferred_ids_;
   std::unordered_map<uint64_t, Allocation> live_;  // the program's device buffers
   std::vector<Arena> arenas_;                     // in plan order; the last one is current unless left
   uint64_t in_arena_bytes_ = 0;

@@ -18,6 +18,8 @@ bool is_decision(const trace::Record& record) {
          std::holds_alternative<trace::SwapOut>(record) ||
          std::holds_alternative<trace::SwapIn>(record) ||
          std::holds_alternative<trace::Eviction>(record) ||
+         std::holds_alternative<trace::MapDeferred>(record) ||
+         std::holds_alternative<trace::MappedAtFirstUse>(record) ||
          std::holds_alternative<trace::ReturnToRecording>(record);
 }
 
@@ -48,18 +50,19 @@ void add_transfer(TransferTotals& totals, uint64_t bytes, uint64_t start_ns, uin
 }  // namespace
 
 std::optional<RuntimeDecisions> runtime_decisions(const trace::Trace& trace) {
-  std::unordered_set<uint64_t> pool_hit_ids;
+  std::unordered_set<uint64_t> pool_hit_ids, deferred_ids;
   bool any = false;
   for (const trace::Event& e : trace.events) {
     any = any || is_decision(e.record);
     if (const auto* hit = std::get_if<trace::PoolHit>(&e.record)) pool_hit_ids.insert(hit->alloc_id);
+    if (const auto* deferred = std::get_if<trace::MapDeferred>(&e.record)) deferred_ids.insert(deferred->alloc_id);
   }
   if (!any) return std::nullopt;
 
   RuntimeDecisions d;
   ReasonTally misses, fallbacks, returns;
   bool on_demand_untimed = false;
-  OptimizedMemoryReplay memory(std::move(pool_hit_ids));
+  OptimizedMemoryReplay memory(std::move(pool_hit_ids), std::move(deferred_ids));
   for (const trace::Event& e : trace.events) {
     memory.apply(e);
     std::visit(
@@ -88,6 +91,10 @@ std::optional<RuntimeDecisions> runtime_decisions(const trace::Trace& trace) {
           } else if constexpr (std::is_same_v<R, trace::Eviction>) {
             ++d.evictions;
             d.bytes_evicted += r.bytes;
+          } else if constexpr (std::is_same_v<R, trace::MapDeferred>) {
+            ++d.maps_deferred;
+          } else if constexpr (std::is_same_v<R, trace::MappedAtFirstUse>) {
+            ++d.mapped_at_first_use;
           } else if constexpr (std::is_same_v<R, trace::ReturnToRecording>) {
             ++d.returns_to_recording;
             returns.add(trace.string(r.reason_id));

@@ -50,6 +50,10 @@ struct RuntimeDecisions {
   bool stall_known = true;
   uint64_t evictions = 0;
   uint64_t bytes_evicted = 0;
+  // Swap-space buffers given their address only, their memory mapped at their first use
+  // (MapDeferred), and how many of them were mapped since (MappedAtFirstUse).
+  uint64_t maps_deferred = 0;
+  uint64_t mapped_at_first_use = 0;
   uint64_t returns_to_recording = 0;
   std::vector<ReasonCount> return_reasons;
   // Device memory the program requested at its peak (what it holds without optimization), and the

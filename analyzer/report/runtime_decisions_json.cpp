@@ -55,6 +55,8 @@ Json runtime_totals_json(const std::optional<RuntimeDecisions>& d) {
           {"swap_ins", r.swap_ins.count},
           {"on_demand_swap_ins", r.on_demand_swap_ins.count},
           {"evictions", r.evictions},
+          {"maps_deferred", r.maps_deferred},
+          {"mapped_at_first_use", r.mapped_at_first_use},
           {"returns_to_recording", r.returns_to_recording},
           {"bytes_swapped_out", r.swap_outs.bytes},
           {"bytes_swapped_in", r.swap_ins.bytes}};

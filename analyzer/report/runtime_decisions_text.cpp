@@ -64,6 +64,8 @@ std::string runtime_decisions_text(const RuntimeDecisions& d) {
   line(out, "  on-demand swap-ins (misses): %s, time stalled %s", transfer(d.on_demand_swap_ins).c_str(),
        d.stall_known ? human_duration(d.on_demand_swap_ins.device_ns).c_str() : "unknown");
   line(out, "  evictions (rescue from out of memory): %llu (%s)", u(d.evictions), bytes(d.bytes_evicted).c_str());
+  line(out, "  swap-space buffers mapped at their first use: %llu of %llu deferred", u(d.mapped_at_first_use),
+       u(d.maps_deferred));
   line(out, "  returns to recording: %llu", u(d.returns_to_recording));
   reasons(out, d.return_reasons);
   out += '\n';

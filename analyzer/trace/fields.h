@@ -186,6 +186,8 @@ TIDEPOOL_TRACE_FIELDS(SwapIn) {
 }
 TIDEPOOL_TRACE_FIELDS(Eviction) { v("alloc_id", r.alloc_id); v("bytes", r.bytes); }
 TIDEPOOL_TRACE_FIELDS(ReturnToRecording) { v("reason_id", r.reason_id); }
+TIDEPOOL_TRACE_FIELDS(MapDeferred) { v("alloc_id", r.alloc_id); }
+TIDEPOOL_TRACE_FIELDS(MappedAtFirstUse) { v("alloc_id", r.alloc_id); }
 
 #undef TIDEPOOL_TRACE_FIELDS
 

@@ -69,6 +69,8 @@ enum class RecordTag : uint32_t {
   swap_in = 85,
   eviction = 86,
   return_to_recording = 87,
+  map_deferred = 88,
+  mapped_at_first_use = 89,
 };
 
 // ---- Metadata records (not events) ----
@@ -502,6 +504,18 @@ struct Eviction {
   uint64_t bytes = 0;
   bool operator==(const Eviction&) const = default;
 };
+// Allocation alloc_id (whose Alloc record precedes) got its address only: its device memory is
+// mapped at its first use (MappedAtFirstUse), as the swap plan that moves it charges it.
+struct MapDeferred {
+  static constexpr RecordTag tag = RecordTag::map_deferred;
+  uint64_t alloc_id = 0;
+  bool operator==(const MapDeferred&) const = default;
+};
+struct MappedAtFirstUse {
+  static constexpr RecordTag tag = RecordTag::mapped_at_first_use;
+  uint64_t alloc_id = 0;
+  bool operator==(const MappedAtFirstUse&) const = default;
+};
 struct ReturnToRecording {
   static constexpr RecordTag tag = RecordTag::return_to_recording;
   uint32_t reason_id = 0;
@@ -516,7 +530,8 @@ using Record =
                  EventSynchronize, EventDestroy, StreamSynchronize, ContextSynchronize, HostFunc,
                  StreamMemOp, CaptureBegin, CaptureEnd, GraphLaunch, ContextCreate, ContextDestroy,
                  ModuleLoad, RangePush, RangePop, Mark, DeviceTiming, PlanInstalled, PoolHit,
-                 PoolMiss, Fallback, SwapOut, SwapIn, Eviction, ReturnToRecording, CaptureMode>;
+                 PoolMiss, Fallback, SwapOut, SwapIn, Eviction, ReturnToRecording, CaptureMode,
+                 MapDeferred, MappedAtFirstUse>;
 
 // One event: when (host ns since Header::start_time_unix_ns), which thread (kernel tid), and a
 // global sequence number (unique per trace, the order the calls happened in; the reader sorts

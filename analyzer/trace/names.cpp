@@ -48,6 +48,8 @@ std::string_view record_name(RecordTag tag) {
     case RecordTag::swap_in: return "swap_in";
     case RecordTag::eviction: return "eviction";
     case RecordTag::return_to_recording: return "return_to_recording";
+    case RecordTag::map_deferred: return "map_deferred";
+    case RecordTag::mapped_at_first_use: return "mapped_at_first_use";
   }
   return "unknown";
 }

@@ -64,7 +64,7 @@ CUresult Controller::allocate(const AllocRequest& request, CUdeviceptr* address,
   std::unique_lock lock(s.mutex);
   s.note_context();
   s.poll_planning();
-  const bool ours = s.in_our_context() && !request.captured;
+  const bool ours = s.in_our_context(request.context) && !request.captured;
   if (!request.captured) {
     outcome.counted = true;
     const IterationCursor::Step step = s.count(State::Counted::alloc, request.bytes);
@@ -72,16 +72,25 @@ CUresult Controller::allocate(const AllocRequest& request, CUdeviceptr* address,
     outcome.ordinal = step.ordinal;
   }
   if (ours && request.kind != trace::AllocKind::pool) {
-    if (outcome.in_iteration && s.plan != nullptr && s.plan->pool != nullptr) {
+    Recorder* const recorder = Recorder::get();  // the arena's allocations need their ids now
+    if (outcome.in_iteration && s.plan != nullptr && s.plan->pool != nullptr && recorder != nullptr) {
       PlannedPool& pool = *s.plan->pool;
       const uint32_t slot = pool.slot_of(outcome.ordinal);
       if (slot != PlannedPool::kNoSlot) {
         std::string_view reason;
         if (const CUdeviceptr served = pool.serve(slot, request.bytes, &reason)) {
+          // What allocated() does for the others, here under the same lock (the fast path).
           *address = served;
           outcome.source = Source::arena;
           outcome.slot = slot;
           outcome.pool = &pool;
+          outcome.alloc_id = recorder->next_alloc_id();
+          outcome.arena_offset = pool.offset_of(slot);
+          outcome.device = s.device;
+          s.add_reusing_node(outcome.alloc_id, {served, request.bytes, Source::arena, slot, &pool,
+                                                s.next_program_ordinal++, true});
+          if (outcome.ordinal < s.plan->iteration_allocations.size())
+            s.plan->iteration_allocations[outcome.ordinal] = outcome.alloc_id;
           return CUDA_SUCCESS;
         }
         outcome.miss_reason = reason;
@@ -89,10 +98,14 @@ CUresult Controller::allocate(const AllocRequest& request, CUdeviceptr* address,
       }
     }
     if (s.swappable(request.bytes)) {
-      s.make_room(s.rounded(request.bytes));
-      CUresult r = s.swap_space->allocate(request.bytes, address);
+      // A buffer the plan swaps is charged from its first use, as the planner counted it: every
+      // access to it passes through before_work (it was never reached by work we cannot decode).
+      const SwapSpace::Mapping mapping = s.mapped_at_first_use(outcome) ? SwapSpace::Mapping::at_first_use
+                                                                        : SwapSpace::Mapping::now;
+      if (mapping == SwapSpace::Mapping::now) s.make_room(s.rounded(request.bytes));
+      CUresult r = s.swap_space->allocate(request.bytes, address, mapping);
       if (r == CUDA_ERROR_OUT_OF_MEMORY && s.swap_space->evict(request.bytes) > 0) {
-        r = s.swap_space->allocate(request.bytes, address);
+        r = s.swap_space->allocate(request.bytes, address, mapping);
       }
       s.drain_swap_events();
       if (r == CUDA_SUCCESS) outcome.source = Source::swap_space;
@@ -115,6 +128,7 @@ CUresult Controller::allocate(const AllocRequest& request, CUdeviceptr* address,
 
 void Controller::allocated(uint64_t alloc_id, CUdeviceptr address, uint64_t bytes,
                            const AllocOutcome& outcome) {
+  if (outcome.source == Source::arena) return;  // allocate() did it
   State& s = *state_;
   const std::lock_guard lock(s.mutex);
   if (!outcome.counted && outcome.source == Source::driver) return;
@@ -134,8 +148,6 @@ void Controller::allocated(uint64_t alloc_id, CUdeviceptr address, uint64_t byte
       outcome.ordinal < s.plan->iteration_allocations.size()) {
     s.plan->iteration_allocations[outcome.ordinal] = alloc_id;
   }
-  if (outcome.source == Source::arena)
-    record_decision(trace::PoolHit{alloc_id, outcome.pool->offset_of(outcome.slot)});
   if (!outcome.miss_reason.empty())
     record_decision(trace::PoolMiss{alloc_id, intern(outcome.miss_reason)});
   if (!outcome.fallback_reason.empty())
@@ -162,8 +174,7 @@ CUresult Controller::free(uint64_t alloc_id, CUdeviceptr address, CUstream strea
     lock.unlock();
     return driver();
   }
-  const ManagedAllocation m = it->second;
-  s.by_id.erase(it);
+  const ManagedAllocation m = s.remove_keeping_node(it);
   if (m.counted) {
     if (m.source == Source::swap_space) s.by_program_ordinal.erase(m.program_ordinal);
     s.count(State::Counted::free);
@@ -190,7 +201,7 @@ CUresult Controller::free(uint64_t alloc_id, CUdeviceptr address, CUstream strea
     }
     case Source::swap_space:
       s.swap_ids.erase(address);
-      if (!async) s.api.ctx_synchronize();  // what cuMemFree would have done
+      if (!async) s.wait_as_cu_mem_free();
       s.swap_space->release(address, async ? stream : nullptr);
       s.drain_swap_events();
       return CUDA_SUCCESS;
@@ -221,11 +232,9 @@ CUresult Controller::before_work(const Work& work) {
                                                  : s.count(State::Counted::transfer);
   if (step.trusted && s.plan != nullptr) t_pending = {true, step.ordinal, s.plan.get()};
   if (step.trusted && s.plan != nullptr && s.plan->swaps) {
-    // The plan counted on these buffers' memory being gone before this operation: wait for it.
-    for (const plan::SwapOperation* op : s.plan->swaps->releases_before(step.ordinal)) {
-      if (ManagedAllocation* m = s.buffer(op->buffer)) s.swap_space->finish_swap_out(m->base);
-    }
-    if (!s.plan->swaps->releases_before(step.ordinal).empty()) s.drain_swap_events();
+    // The memory the plan's swap-outs give back is waited for where it is needed, at each mapping
+    // (make_room), not at the plan's release points: the device overlaps those copies with work
+    // the host would otherwise hold back.
     for (const plan::SwapOperation* op : s.plan->swaps->ins_at(step.ordinal)) {
       if (ManagedAllocation* m = s.buffer(op->buffer)) {
         if (s.swap_space->is_out(m->base)) s.make_room(s.rounded(m->bytes));
@@ -247,6 +256,9 @@ CUresult Controller::before_work(const Work& work) {
     // Whatever it touches is unknown: everything must be there.
     for (const auto& [base, id] : s.swap_ids) needed.push_back(base);
   }
+  // Buffers mapped at their first use, and misses, take device memory now: within the plan's peak.
+  if (const uint64_t mapping = needed.empty() ? 0 : s.swap_space->bytes_to_map(needed); mapping > 0)
+    s.make_room(mapping);
   const CUresult result =
       needed.empty() ? CUDA_SUCCESS : s.swap_space->ensure_resident(needed, work.stream);
   s.drain_swap_events();

@@ -40,12 +40,16 @@ struct AllocRequest {
   uint64_t bytes = 0;
   CUstream stream = nullptr;
   bool captured = false;  // on a capturing stream: passes through, not counted
+  CUcontext context = nullptr;  // the calling thread's current context
 };
 
 // What allocate() decided, for allocated().
 struct AllocOutcome {
   enum class Source : uint8_t { driver, arena, swap_space };
   Source source = Source::driver;
+  uint64_t alloc_id = 0;      // arena: the id allocate() took for it from the recorder
+  uint64_t arena_offset = 0;  // arena: its planned offset (the PoolHit record's)
+  int32_t device = 0;         // arena: the device of the arena's context (the request's)
   bool counted = false;       // part of the event stream
   bool in_iteration = false;  // trusted position in an iteration
   uint64_t ordinal = 0;       // its allocation ordinal there
@@ -72,10 +76,14 @@ class Controller {
   // `lookup` finds the real driver's functions; `capturing` tells whether a stream is capturing.
   static Controller* get(void* (*lookup)(const char* symbol), bool (*capturing)(CUstream stream));
 
-  // Serves an allocation (the arena, the swap space or `driver`, which writes *address).
+  // Serves an allocation (the arena, the swap space or `driver`, which writes *address). The
+  // fast path: when the arena serves it, allocate() also takes its id from the recorder and does
+  // all of its bookkeeping under the one lock; the caller then writes its Alloc record (id
+  // outcome.alloc_id) together with PoolHit{alloc_id, arena_offset}, and need not call allocated().
   CUresult allocate(const AllocRequest& request, CUdeviceptr* address, AllocOutcome& outcome,
                     DriverCall driver);
-  // After allocate() succeeded and the Alloc record (id alloc_id) was written.
+  // After allocate() succeeded and the Alloc record (id alloc_id) was written (nothing left to do
+  // for the arena's).
   void allocated(uint64_t alloc_id, CUdeviceptr address, uint64_t bytes,
                  const AllocOutcome& outcome);
   // A pitched allocation the driver made (counted, never served by the runtime).

@@ -40,6 +40,7 @@ void Controller::State::note_context() {
     context = nullptr;
     return;
   }
+  if (api.ctx_get_device(&device) != CUDA_SUCCESS) device = 0;
   try {
     swap_space = std::make_unique<SwapSpace>(api, context, settings.pinned_limit_bytes);
     granularity = swap_space->granularity();
@@ -81,11 +82,6 @@ bool Controller::State::modes_requested() const {
   return settings.optimize_pool || settings.optimize_swap;
 }
 
-bool Controller::State::in_our_context() const {
-  CUcontext current = nullptr;
-  return context != nullptr && api.ctx_get_current(&current) == CUDA_SUCCESS && current == context;
-}
-
 uint64_t Controller::State::rounded(uint64_t bytes) const {
   return granularity == 0 ? bytes : (bytes + granularity - 1) / granularity * granularity;
 }
@@ -94,6 +90,11 @@ uint64_t Controller::State::rounded(uint64_t bytes) const {
 bool Controller::State::swappable(uint64_t bytes) const {
   if (swap_space == nullptr || granularity == 0 || bytes < granularity) return false;
   return (rounded(bytes) - bytes) * 16 <= bytes;
+}
+
+bool Controller::State::mapped_at_first_use(const AllocOutcome& outcome) const {
+  return outcome.in_iteration && plan != nullptr && plan->swaps &&
+         plan->swaps->moves_iteration_allocation(outcome.ordinal);
 }
 
 uint64_t Controller::State::device_bytes() const {
@@ -109,6 +110,16 @@ void Controller::State::make_room(uint64_t bytes) {
   const uint64_t ceiling = plan->plan.swap->planned_peak_bytes;
   while (device_bytes() + bytes > ceiling && swap_space->finish_oldest_swap_out() > 0) {
   }
+}
+
+void Controller::State::wait_as_cu_mem_free() {
+  const std::span<const CUstream> used = streams.all();
+  if (std::find(used.begin(), used.end(), CU_STREAM_PER_THREAD) != used.end()) {
+    api.ctx_synchronize();
+    return;
+  }
+  for (CUstream stream : used)
+    if (!capturing(stream)) api.stream_synchronize(stream);
 }
 
 void Controller::State::use_stream(CUstream stream) {
@@ -148,6 +159,12 @@ void Controller::State::drain_swap_events(bool everything) {
         break;
       case SwapEvent::Kind::eviction:
         record_decision(trace::Eviction{id, e.bytes}, e.sequence);
+        break;
+      case SwapEvent::Kind::map_deferred:
+        record_decision(trace::MapDeferred{id}, e.sequence);
+        break;
+      case SwapEvent::Kind::first_map:
+        record_decision(trace::MappedAtFirstUse{id}, e.sequence);
         break;
     }
   }

@@ -4,6 +4,7 @@
 
 #include <sys/types.h>
 
+#include <array>
 #include <atomic>
 #include <memory>
 #include <memory_resource>
@@ -80,8 +81,10 @@ class Controller::State {
   ManagedAllocation* buffer(const plan::BufferRef& ref);
   // Records the swap space's finished transfers; `everything`: the ones it holds back too.
   void drain_swap_events(bool everything = false);
-  bool in_our_context() const;
+  bool in_our_context(CUcontext current) const { return context != nullptr && current == context; }
   bool swappable(uint64_t bytes) const;
+  // Whether a swap-space allocation gets its memory at its first use: one the plan in force swaps.
+  bool mapped_at_first_use(const AllocOutcome& outcome) const;
   uint64_t rounded(uint64_t bytes) const;  // up to the swap space's granularity
   // Device memory the runtime accounts for: the arenas, the live allocations the driver served
   // (counted ones), and the swap space's mapped and cached memory.
@@ -91,6 +94,10 @@ class Controller::State {
   // the plan's peak. The plan's peak is over device time; the host runs ahead of the device, so
   // without this it maps the next buffers before the copies that make room for them have run.
   void make_room(uint64_t bytes);
+  // What the program may rely on after a cuMemFree that tidepool serves itself: its own work is
+  // done (every stream it used; the whole context when it used a per-thread default stream, whose
+  // handle names another stream in each thread). The swap space's copies are not waited for.
+  void wait_as_cu_mem_free();
   // The program's work or free on `stream` (StreamOrder::use), before it is issued.
   void use_stream(CUstream stream);
   // No arena memory free now may be reused (a new stream could not be ordered after its frees).
@@ -103,12 +110,33 @@ class Controller::State {
   const Settings& settings;
   std::string trace_path;
   CUcontext context = nullptr;
+  CUdevice device = 0;  // of `context`
   std::unique_ptr<SwapSpace> swap_space;
   uint64_t granularity = 0;
 
   uint64_t events = 0;  // events of the stream counted since the start
   std::pmr::unsynchronized_pool_resource node_memory;  // map nodes are recycled, not reallocated
   std::pmr::unordered_map<uint64_t, ManagedAllocation> by_id{&node_memory};
+  // by_id's entries made and removed by the fast path (the arena's allocations and frees): the node
+  // a removal leaves is kept for the next entry, so that they neither allocate nor free one.
+  void add_reusing_node(uint64_t alloc_id, const ManagedAllocation& m) {
+    if (spare_count == 0) {
+      by_id.try_emplace(alloc_id, m);
+      return;
+    }
+    auto node = std::move(spare_by_id[--spare_count]);
+    node.key() = alloc_id;
+    node.mapped() = m;
+    by_id.insert(std::move(node));
+  }
+  ManagedAllocation remove_keeping_node(decltype(by_id)::iterator it) {
+    auto node = by_id.extract(it);
+    const ManagedAllocation m = node.mapped();
+    if (spare_count < spare_by_id.size()) spare_by_id[spare_count++] = std::move(node);
+    return m;
+  }
+  std::array<decltype(by_id)::node_type, 32> spare_by_id;  // [0, spare_count): kept nodes
+  size_t spare_count = 0;
   // Program ordinal -> alloc id, for the swap space's buffers (the only ones a swap can name).
   std::pmr::unordered_map<uint64_t, uint64_t> by_program_ordinal{&node_memory};
   std::pmr::unordered_map<CUdeviceptr, uint64_t> swap_ids{&node_memory};         // base -> alloc id

@@ -21,6 +21,7 @@ enum class Residency {
   leaving,   // mapped, its copy to host (or just its unmap) is queued on the copy stream
   out,       // unmapped, data in the host copy
   arriving,  // mapped again, its copy back is queued on the copy stream
+  reserved,  // allocated with Mapping::at_first_use: its address only, no memory and no data yet
 };
 
 // The host side of a buffer: a pooled pinned block, or (rescue past the pinned limit) heap memory.

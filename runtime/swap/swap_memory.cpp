@@ -72,6 +72,16 @@ CUresult SwapSpace::Impl::map(SwapBuffer& buffer, bool rescue) {
   return CUDA_SUCCESS;
 }
 
+CUresult SwapSpace::Impl::map_at_first_use(SwapBuffer& buffer) {
+  if (const CUresult r = map(buffer, true); r != CUDA_SUCCESS) {
+    ++counts.failures;
+    return r;  // still reserved: nothing was lost, there was no data
+  }
+  set_residency(buffer, Residency::resident);
+  report_untimed(SwapEvent::Kind::first_map, buffer);
+  return CUDA_SUCCESS;
+}
+
 bool SwapSpace::Impl::unmap(SwapBuffer& buffer, bool keep_physical) {
   if (api.mem_unmap(buffer.address, buffer.mapped_bytes) != CUDA_SUCCESS) return false;
   if (keep_physical) {
@@ -87,6 +97,11 @@ bool SwapSpace::Impl::unmap(SwapBuffer& buffer, bool keep_physical) {
 void SwapSpace::Impl::report(SwapEvent::Kind kind, const SwapBuffer& buffer, CUevent start, CUevent end,
                              uint64_t bytes, bool on_demand, uint64_t sequence) {
   reported.push_back({SwapEvent{kind, buffer.address, bytes, 0, 0, on_demand, sequence, buffer.tag}, start, end});
+  note_pending();
+}
+
+void SwapSpace::Impl::report_untimed(SwapEvent::Kind kind, const SwapBuffer& buffer) {
+  finished.push_back(SwapEvent{kind, buffer.address, 0, 0, 0, false, next_sequence(), buffer.tag});
   note_pending();
 }
 

@@ -84,7 +84,7 @@ SwapSpace::~SwapSpace() = default;
 
 uint64_t SwapSpace::granularity() const { return impl_->granularity; }
 
-CUresult SwapSpace::allocate(uint64_t bytes, CUdeviceptr* address) {
+CUresult SwapSpace::allocate(uint64_t bytes, CUdeviceptr* address, Mapping mapping) {
   if (bytes == 0 || address == nullptr) return CUDA_ERROR_INVALID_VALUE;
   Impl& s = *impl_;
   const std::lock_guard lock(s.mutex);
@@ -95,7 +95,9 @@ CUresult SwapSpace::allocate(uint64_t bytes, CUdeviceptr* address) {
   if (const CUresult r = s.api.mem_address_reserve(&buffer->address, buffer->mapped_bytes, s.granularity, 0, 0);
       r != CUDA_SUCCESS)
     return r;
-  if (const CUresult r = s.map(*buffer, false); r != CUDA_SUCCESS) {
+  if (mapping == Mapping::at_first_use) {
+    s.set_residency(*buffer, Residency::reserved);
+  } else if (const CUresult r = s.map(*buffer, false); r != CUDA_SUCCESS) {
     s.api.mem_address_free(buffer->address, buffer->mapped_bytes);
     return r;
   }
@@ -126,8 +128,13 @@ bool SwapSpace::release(CUdeviceptr address, CUstream stream) {
 }
 
 void SwapSpace::set_tag(CUdeviceptr address, uint64_t tag) {
-  const std::lock_guard lock(impl_->mutex);
-  if (const auto it = impl_->buffers.find(address); it != impl_->buffers.end()) it->second->tag = tag;
+  Impl& s = *impl_;
+  const std::lock_guard lock(s.mutex);
+  const auto it = s.buffers.find(address);
+  if (it == s.buffers.end()) return;
+  SwapBuffer& buffer = *it->second;
+  buffer.tag = tag;
+  if (buffer.residency == Residency::reserved) s.report_untimed(SwapEvent::Kind::map_deferred, buffer);
 }
 
 std::optional<std::pair<CUdeviceptr, uint64_t>> SwapSpace::find(CUdeviceptr address) const {
@@ -188,6 +195,19 @@ bool SwapSpace::is_out(CUdeviceptr address) const {
   return buffer != nullptr && buffer->residency == Residency::out;
 }
 
+uint64_t SwapSpace::bytes_to_map(std::span<const CUdeviceptr> addresses) const {
+  const Impl& s = *impl_;
+  if (s.absent.load(std::memory_order_acquire) == 0) return 0;
+  const std::lock_guard lock(s.mutex);
+  uint64_t bytes = 0;
+  for (const CUdeviceptr address : addresses) {
+    const SwapBuffer* buffer = s.lookup(address);
+    if (buffer != nullptr && (buffer->residency == Residency::out || buffer->residency == Residency::reserved))
+      bytes += buffer->mapped_bytes;
+  }
+  return bytes;
+}
+
 CUresult SwapSpace::swap_in(CUdeviceptr address) {
   Impl& s = *impl_;
   const std::lock_guard lock(s.mutex);
@@ -207,6 +227,10 @@ void SwapSpace::keep_resident(CUdeviceptr address) {
   if (buffer == nullptr) return;
   buffer->kept_resident = true;
   // It may be reached where we cannot see: it must be back before anything else runs.
+  if (buffer->residency == Residency::reserved) {
+    s.map_at_first_use(*buffer);  // on failure it stays unmapped: its next use maps it or fails
+    return;
+  }
   if (buffer->residency == Residency::out && s.start_swap_in(*buffer, false) != CUDA_SUCCESS) return;
   s.claim_in_flight(*buffer, std::nullopt);
   if (buffer->latest_copy != nullptr) s.api.event_synchronize(buffer->latest_copy);
@@ -230,17 +254,6 @@ uint64_t SwapSpace::evict(uint64_t bytes) {
   const std::lock_guard lock(s.mutex);
   s.finish_completed();
   return s.evict(bytes, nullptr);
-}
-
-bool SwapSpace::finish_swap_out(CUdeviceptr address) {
-  Impl& s = *impl_;
-  const std::lock_guard lock(s.mutex);
-  s.finish_completed();
-  SwapBuffer* buffer = s.lookup(address);
-  if (buffer == nullptr || buffer->residency != Residency::leaving) return false;
-  if (s.api.event_synchronize(buffer->latest_copy) != CUDA_SUCCESS) return false;
-  s.finish_completed();
-  return buffer->residency == Residency::out;
 }
 
 void SwapSpace::set_report_lag(size_t transfers) {

@@ -52,7 +52,9 @@ struct SwapStats {
 
 // One finished transfer, for the trace (device-clock times as DeviceTiming records).
 struct SwapEvent {
-  enum class Kind { swap_out, swap_in, eviction } kind = Kind::swap_out;
+  // map_deferred: the buffer was allocated without device memory (at_first_use); first_map: that
+  // memory was mapped at its first use (no copy: a new buffer holds no data). Neither has times.
+  enum class Kind { swap_out, swap_in, eviction, map_deferred, first_map } kind = Kind::swap_out;
   CUdeviceptr address = 0;
   uint64_t bytes = 0;
   uint64_t start_ns = 0;
@@ -78,19 +80,27 @@ class SwapSpace {
   // The driver's granularity for device memory in this context (bytes; 2 MiB on current GPUs).
   uint64_t granularity() const;
 
+  // When a new buffer's device memory is mapped: now, or at its first ensure_resident (or
+  // keep_resident). A buffer allocated at_first_use holds no device memory until work needs it, as
+  // a plan that charges it from its first use counts on; only the caller can know that every
+  // access to it will pass through ensure_resident first (one a launch could reach unseen would fault).
+  enum class Mapping { now, at_first_use };
   // A new buffer of `bytes` with its own reservation; CUDA_ERROR_OUT_OF_MEMORY changes nothing.
-  CUresult allocate(uint64_t bytes, CUdeviceptr* address);
+  CUresult allocate(uint64_t bytes, CUdeviceptr* address, Mapping mapping = Mapping::now);
   // The program freed the buffer at its base address: after the work queued on `stream` (0 = now,
   // once its swaps are done), its memory and reservation go back. False if not ours.
   bool release(CUdeviceptr address, CUstream stream = nullptr);
   // Names the buffer at base address `address` in its SwapEvents (e.g. the caller's allocation id):
-  // reports come late, possibly after the buffer was released and its address reused.
+  // reports come late, possibly after the buffer was released and its address reused. A buffer
+  // allocated at_first_use and not mapped yet reports its deferral (SwapEvent::Kind::map_deferred)
+  // from here, numbered now: call it once the caller has recorded the allocation.
   void set_tag(CUdeviceptr address, uint64_t tag);
   // The base address and requested size of the buffer holding `address`, if it is one of ours.
   std::optional<std::pair<CUdeviceptr, uint64_t>> find(CUdeviceptr address) const;
 
   // Before work on `stream` touches the buffer holding `address`: if it is out, it is swapped in
-  // synchronously (*missed = true); if its swap-in is in flight, `stream` waits on it. Records
+  // synchronously (*missed = true); if its swap-in is in flight, `stream` waits on it; if it was
+  // never mapped (at_first_use), its memory is mapped now (not a miss: there is nothing to copy). Records
   // `stream` as a user of the buffer (for swap-out ordering and least-recently-used eviction).
   // CUDA_ERROR_NOT_FOUND when `address` is not in one of ours; the driver's error (the buffer still
   // out, its host copy intact) when it cannot be brought back.
@@ -107,6 +117,10 @@ class SwapSpace {
   bool swap_out(CUdeviceptr address, bool copy_out = true);
   // True when the buffer holding `address` is out: its memory unmapped, its data on the host.
   bool is_out(CUdeviceptr address) const;
+  // The device memory (rounded sizes) that making these buffers resident would map: those out or
+  // not mapped yet (at_first_use). Addresses not in the swap space count nothing. Takes no lock
+  // when every buffer is resident.
+  uint64_t bytes_to_map(std::span<const CUdeviceptr> addresses) const;
   // Starts an asynchronous swap-in (no-op when resident or already coming back).
   // CUDA_ERROR_NOT_FOUND when `address` is not in one of ours.
   CUresult swap_in(CUdeviceptr address);
@@ -123,11 +137,6 @@ class SwapSpace {
   // Rescue: frees at least `bytes` of device memory by evicting resident buffers that no queued
   // work uses (least recently used first); synchronous. Returns the bytes freed (may be less).
   uint64_t evict(uint64_t bytes);
-
-  // Waits until the queued swap-out of the buffer holding `address` has completed and its memory
-  // is unmapped (what a plan's release_before_op assumes), finishing the transfers before it.
-  // True when the buffer is out afterwards; false (nothing waited for) when it is not leaving.
-  bool finish_swap_out(CUdeviceptr address);
 
   // Waits for the oldest swap-out still in flight (the out stream runs them in issue order) and
   // finishes it: its memory unmapped and released to the driver at once. Returns the device bytes

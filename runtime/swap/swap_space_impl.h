@@ -42,8 +42,12 @@ struct SwapSpace::Impl {
   // Times all but the latest `keep` reported transfers into `finished`.
   void time_reported(size_t keep);
 
+  // A finished event with no transfer to time (map_deferred, first_map), numbered now.
+  void report_untimed(SwapEvent::Kind kind, const SwapBuffer& buffer);
+
   // Device memory.
   CUresult map(SwapBuffer& buffer, bool rescue);
+  CUresult map_at_first_use(SwapBuffer& buffer);  // a reserved buffer becomes resident (no copy)
   bool unmap(SwapBuffer& buffer, bool keep_physical);
 
   // Ordering against the streams that used a buffer.
@@ -62,7 +66,8 @@ struct SwapSpace::Impl {
   CUresult make_resident(SwapBuffer& buffer, CUstream consumer, bool* missed);
   // A leaving buffer stays (its swap-out is cancelled); for an arriving one, `consumer` waits.
   void claim_in_flight(SwapBuffer& buffer, std::optional<CUstream> consumer);
-  void finish_completed();
+  void finish_completed();            // the transfers that completed, then the releases they allow
+  void finish_completed_transfers();
   void complete(const Transfer& transfer);
   void finish_releases(bool wait);
   bool finish_release(SwapBuffer& buffer, bool wait);

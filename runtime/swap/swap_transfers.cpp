@@ -86,7 +86,9 @@ CUresult SwapSpace::Impl::start_swap_in(SwapBuffer& buffer, bool on_demand) {
 
 CUresult SwapSpace::Impl::make_resident(SwapBuffer& buffer, CUstream consumer, bool* missed) {
   buffer.last_use = ++use_clock;
-  if (buffer.residency == Residency::out) {  // a miss: back synchronously
+  if (buffer.residency == Residency::reserved) {  // its first use: memory, and nothing to copy
+    if (const CUresult r = map_at_first_use(buffer); r != CUDA_SUCCESS) return r;
+  } else if (buffer.residency == Residency::out) {  // a miss: back synchronously
     if (const CUresult r = start_swap_in(buffer, true); r != CUDA_SUCCESS) return r;
     if (const CUresult r = api.event_synchronize(buffer.latest_copy); r != CUDA_SUCCESS) return r;
     finish_completed();
@@ -113,6 +115,11 @@ void SwapSpace::Impl::claim_in_flight(SwapBuffer& buffer, std::optional<CUstream
 // transfers still finish in the order they were queued (a swap-out of an arriving buffer waits for
 // its copy back, and a swap-in starts only once the buffer is out).
 void SwapSpace::Impl::finish_completed() {
+  finish_completed_transfers();
+  if (!releasing.empty()) finish_releases(false);
+}
+
+void SwapSpace::Impl::finish_completed_transfers() {
   for (auto it = in_flight.begin(); it != in_flight.end();) {
     if (api.event_query(it->end) != CUDA_SUCCESS) {
       ++it;
@@ -122,7 +129,6 @@ void SwapSpace::Impl::finish_completed() {
     it = in_flight.erase(it);
     complete(transfer);
   }
-  if (!releasing.empty()) finish_releases(false);
 }
 
 void SwapSpace::Impl::complete(const Transfer& transfer) {
@@ -162,15 +168,13 @@ void SwapSpace::Impl::complete(const Transfer& transfer) {
 }
 
 void SwapSpace::Impl::finish_releases(bool wait) {
-  if (wait && std::any_of(releasing.begin(), releasing.end(), [](const auto& b) { return b->transfers > 0; })) {
-    api.stream_synchronize(copy_stream);
-    api.stream_synchronize(in_stream);
-    while (!in_flight.empty()) {
-      const Transfer transfer = in_flight.front();
-      in_flight.pop_front();
-      complete(transfer);
-    }
-  }
+  // Waiting for a released buffer's own transfers (its latest: one buffer's complete in order),
+  // not for every copy queued on the two streams.
+  bool waited = false;
+  for (const auto& buffer : releasing)
+    if (wait && buffer->transfers > 0 && buffer->latest_copy != nullptr)
+      waited = api.event_synchronize(buffer->latest_copy) == CUDA_SUCCESS || waited;
+  if (waited) finish_completed_transfers();
   std::erase_if(releasing, [&](const std::unique_ptr<SwapBuffer>& buffer) { return finish_release(*buffer, wait); });
 }
 

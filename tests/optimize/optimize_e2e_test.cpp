@@ -131,6 +131,29 @@ TEST(OptimizeEndToEnd, HandWrittenPlanIsEnforced) {
   const auto decisions = box.newest_decisions();
   EXPECT_EQ(decisions.count(RecordTag::plan_installed), 1);
   EXPECT_EQ(decisions.count(RecordTag::pool_hit), 3 * 24);
+  EXPECT_EQ(decisions.hits_after_alloc, 3 * 24);  // each right after its allocation
+  EXPECT_EQ(decisions.count(RecordTag::pool_miss), 0);
+}
+
+// The steps' calls made by three threads in turn (each buffer allocated, used and freed by
+// different threads), while a fourth allocates and frees pinned host memory all along (the map of
+// live allocations and the recorder are shared with it): every step is still served from the
+// plan, and the results stay bit-identical.
+TEST(OptimizeEndToEnd, ServedPathIsSharedByThreads) {
+  Sandbox box;
+  const auto path = box.dir() / "hand.json";
+  plan::write_plan(hand_written_plan(kElements), path);
+  std::vector<std::string> args = kStepArgs;
+  args.insert(args.end(), {"--threads", "3", "--host-churn", "1"});
+  const ProgramRun off = box.plain(steps_program(), args);
+  ASSERT_EQ(off.exit_code, 0) << off.err;
+  const ProgramRun on = box.tidepool({"--plan", path.string()}, steps_program(), args);
+  ASSERT_EQ(on.exit_code, 0) << on.err;
+  EXPECT_EQ(on.checksum(), off.checksum());
+  EXPECT_EQ(on.err.find("warning"), std::string::npos) << on.err;
+  const auto decisions = box.newest_decisions();
+  EXPECT_EQ(decisions.count(RecordTag::pool_hit), 3 * 24);
+  EXPECT_EQ(decisions.hits_after_alloc, 3 * 24);
   EXPECT_EQ(decisions.count(RecordTag::pool_miss), 0);
 }
 

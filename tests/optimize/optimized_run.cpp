@@ -103,10 +103,16 @@ Sandbox::Decisions Sandbox::newest_decisions() const {
   if (!newest) throw std::runtime_error("no trace was written");
   const trace::Trace t = trace::read_trace(*newest);
   Decisions d;
-  for (const trace::Event& e : t.events) {
+  for (size_t i = 0; i < t.events.size(); ++i) {
+    const trace::Event& e = t.events[i];
     ++d.counts[tag_of(e.record)];
     if (const auto* p = std::get_if<trace::PlanInstalled>(&e.record))
       d.installed.emplace_back(t.string(p->fingerprint_id));
+    if (const auto* hit = std::get_if<trace::PoolHit>(&e.record); hit != nullptr && i > 0) {
+      const trace::Event& before = t.events[i - 1];
+      const auto* alloc = std::get_if<trace::Alloc>(&before.record);
+      if (alloc != nullptr && alloc->alloc_id == hit->alloc_id && before.seq + 1 == e.seq) ++d.hits_after_alloc;
+    }
   }
   return d;
 }

@@ -42,6 +42,7 @@ class Sandbox {
   struct Decisions {
     std::map<trace::RecordTag, int> counts;
     std::vector<std::string> installed;
+    int hits_after_alloc = 0;  // PoolHit records next (by sequence) to their allocation's Alloc
     int count(trace::RecordTag tag) const;
   };
   Decisions newest_decisions() const;

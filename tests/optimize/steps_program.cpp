@@ -4,15 +4,23 @@
 // optimizer finds the iteration. Flags: --steps N, --elements N, --change-at STEP (from that step
 // on, buffers have twice the elements: the program changes shape), --capture 1 (each step also
 // captures a fill into a graph on a second stream and launches it), --sleep-us N (real time per
-// step, so that background planning keeps up). Prints "checksum: <16 hex digits>" over the final
-// weights and every step's result.
+// step, so that background planning keeps up), --threads N (the steps' driver calls are made by N
+// threads in turn, one call at a time and in the same order: the event stream stays the same, but
+// buffers are allocated, used and freed by different threads), --host-churn 1 (one more thread
+// allocates and frees pinned host memory all along, concurrently with the steps). Prints
+// "checksum: <16 hex digits>" over the final weights and every step's result.
 #include <cuda.h>
 
+#include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
+#include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -48,6 +56,86 @@ void axpy(const Kernels& k, float a, CUdeviceptr x, CUdeviceptr y, unsigned n) {
   check(cuLaunchKernel(k.axpy, 1, 1, 1, 256, 1, 1, 0, nullptr, params, nullptr), "axpy");
 }
 
+// Makes calls one at a time, in the order given, each on the next of its threads in turn (or on
+// the calling thread when it has one thread).
+class Relay {
+ public:
+  Relay(long threads, CUcontext context) {
+    for (long i = 1; i < threads; ++i) threads_.emplace_back([this, i, context] { serve(i, context); });
+    count_ = threads;
+  }
+  ~Relay() {
+    {
+      const std::lock_guard lock(mutex_);
+      stopping_ = true;
+    }
+    changed_.notify_all();
+    for (std::thread& t : threads_) t.join();
+  }
+  Relay(const Relay&) = delete;
+  Relay& operator=(const Relay&) = delete;
+
+  void run(const std::function<void()>& call) {
+    const long turn = next_++ % count_;
+    if (turn == 0) {
+      call();
+      return;
+    }
+    std::unique_lock lock(mutex_);
+    call_ = &call;
+    turn_ = turn;
+    changed_.notify_all();
+    changed_.wait(lock, [&] { return call_ == nullptr; });
+  }
+
+ private:
+  void serve(long index, CUcontext context) {
+    check(cuCtxSetCurrent(context), "cuCtxSetCurrent (relay thread)");
+    std::unique_lock lock(mutex_);
+    for (;;) {
+      changed_.wait(lock, [&] { return stopping_ || (call_ != nullptr && turn_ == index); });
+      if (stopping_) return;
+      (*call_)();
+      call_ = nullptr;
+      changed_.notify_all();
+    }
+  }
+
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  const std::function<void()>* call_ = nullptr;  // the call waiting for thread turn_
+  long turn_ = 0;
+  long next_ = 0;
+  long count_ = 1;
+  bool stopping_ = false;
+  std::vector<std::thread> threads_;
+};
+
+// Allocates and frees pinned host memory until stopped.
+class HostChurn {
+ public:
+  explicit HostChurn(CUcontext context)
+      : thread_([this, context] {
+          check(cuCtxSetCurrent(context), "cuCtxSetCurrent (churn thread)");
+          for (size_t i = 0; !stopping_.load(std::memory_order_relaxed); ++i) {
+            void* p = nullptr;
+            check(cuMemAllocHost(&p, 4096 * (1 + i % 4)), "cuMemAllocHost");
+            static_cast<unsigned char*>(p)[0] = static_cast<unsigned char>(i);
+            check(cuMemFreeHost(p), "cuMemFreeHost");
+          }
+        }) {}
+  ~HostChurn() {
+    stopping_.store(true, std::memory_order_relaxed);
+    thread_.join();
+  }
+  HostChurn(const HostChurn&) = delete;
+  HostChurn& operator=(const HostChurn&) = delete;
+
+ private:
+  std::atomic<bool> stopping_{false};
+  std::thread thread_;
+};
+
 long flag(int argc, char** argv, const char* name, long fallback) {
   for (int i = 1; i + 1 < argc; ++i) {
     if (std::strcmp(argv[i], name) == 0) return std::strtol(argv[i + 1], nullptr, 10);
@@ -63,6 +151,12 @@ int main(int argc, char** argv) {
   const long change_at = flag(argc, argv, "--change-at", 0);
   const bool capture = flag(argc, argv, "--capture", 0) != 0;
   const long sleep_us = flag(argc, argv, "--sleep-us", 0);
+  const long threads = flag(argc, argv, "--threads", 1);
+  const bool host_churn = flag(argc, argv, "--host-churn", 0) != 0;
+  if (threads < 1) {
+    std::fprintf(stderr, "steps_program: --threads must be at least 1\n");
+    return 2;
+  }
   const unsigned most = change_at > 0 ? 2 * elements : elements;
 
   check(cuInit(0), "cuInit");
@@ -88,23 +182,27 @@ int main(int argc, char** argv) {
 
   Checksum checksum;
   std::vector<float> host(most);
+  std::optional<HostChurn> churn;
+  if (host_churn) churn.emplace(context);
+  Relay relay(threads, context);
   for (long step = 1; step <= steps; ++step) {
     const unsigned n = change_at > 0 && step >= change_at ? 2 * elements : elements;
     const size_t bytes = n * sizeof(float);
-    fill(k, nullptr, seed, 1.0f + 0.25f * static_cast<float>(step % 7), n);
+    const float value = 1.0f + 0.25f * static_cast<float>(step % 7);
+    relay.run([&] { fill(k, nullptr, seed, value, n); });
     CUdeviceptr x = 0, y = 0, t = 0;
-    check(cuMemAlloc(&x, bytes), "x");
-    check(cuMemAlloc(&y, bytes), "y");
-    check(cuMemcpyDtoD(x, seed, bytes), "copy seed");
-    check(cuMemsetD32(y, 0, n), "memset y");
-    axpy(k, 2.0f, x, y, n);  // y = 2 x
-    check(cuMemAlloc(&t, bytes), "t");
-    check(cuMemcpyDtoD(t, y, bytes), "copy y");
-    check(cuMemFree(x), "free x");
-    axpy(k, 0.5f, t, weights, n);  // weights += y / 2
-    check(cuMemFree(t), "free t");
-    check(cuMemcpyDtoH(host.data(), y, bytes), "copy back");
-    check(cuMemFree(y), "free y");
+    relay.run([&] { check(cuMemAlloc(&x, bytes), "x"); });
+    relay.run([&] { check(cuMemAlloc(&y, bytes), "y"); });
+    relay.run([&] { check(cuMemcpyDtoD(x, seed, bytes), "copy seed"); });
+    relay.run([&] { check(cuMemsetD32(y, 0, n), "memset y"); });
+    relay.run([&] { axpy(k, 2.0f, x, y, n); });  // y = 2 x
+    relay.run([&] { check(cuMemAlloc(&t, bytes), "t"); });
+    relay.run([&] { check(cuMemcpyDtoD(t, y, bytes), "copy y"); });
+    relay.run([&] { check(cuMemFree(x), "free x"); });
+    relay.run([&] { axpy(k, 0.5f, t, weights, n); });  // weights += y / 2
+    relay.run([&] { check(cuMemFree(t), "free t"); });
+    relay.run([&] { check(cuMemcpyDtoH(host.data(), y, bytes), "copy back"); });
+    relay.run([&] { check(cuMemFree(y), "free y"); });
     checksum.add(host.data(), bytes);
     if (capture) {
       check(cuStreamBeginCapture(side, CU_STREAM_CAPTURE_MODE_GLOBAL), "begin capture");
@@ -120,6 +218,7 @@ int main(int argc, char** argv) {
     }
     if (sleep_us > 0) std::this_thread::sleep_for(std::chrono::microseconds(sleep_us));
   }
+  churn.reset();
   check(cuMemcpyDtoH(host.data(), weights, most * sizeof(float)), "copy weights");
   checksum.add(host.data(), most * sizeof(float));
   check(cuMemcpyDtoH(host.data(), captured, most * sizeof(float)), "copy captured");

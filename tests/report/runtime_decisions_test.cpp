@@ -152,5 +152,35 @@ TEST(RuntimeDecisions, RoundedSwapBytesAreCappedAtTheBufferSize) {
   EXPECT_EQ(d->optimized_peak_bytes, 6 * MiB);
 }
 
+// A buffer whose mapping was deferred holds no device memory from its Alloc until its first use,
+// and counts like any other from then on.
+TEST(RuntimeDecisions, ADeferredMappingCountsFromTheFirstUse) {
+  TraceBuilder b;
+  const uint64_t early = b.alloc(AllocKind::device, 4 * MiB);
+  const uint64_t deferred = b.alloc(AllocKind::device, 8 * MiB);
+  b.add(trace::MapDeferred{.alloc_id = deferred});
+  b.launch("k", {early});
+  b.free(early);  // held 0: the deferred buffer is not mapped yet
+  b.add(trace::MappedAtFirstUse{.alloc_id = deferred});
+  b.launch("k", {deferred});
+  const uint64_t after = b.alloc(AllocKind::device, 2 * MiB);  // 8 + 2
+  b.free(after);
+  b.free(deferred);
+  const uint64_t unused = b.alloc(AllocKind::device, 16 * MiB);  // deferred and never used
+  b.add(trace::MapDeferred{.alloc_id = unused});
+  b.free(unused);
+  const auto d = runtime_decisions(b.trace());
+  ASSERT_TRUE(d.has_value());
+  EXPECT_EQ(d->maps_deferred, 2u);
+  EXPECT_EQ(d->mapped_at_first_use, 1u);
+  EXPECT_EQ(d->requested_peak_bytes, 16 * MiB);
+  EXPECT_EQ(d->optimized_peak_bytes, 10 * MiB);
+  const ProcessReport r = analyze(b.trace(), "t");
+  EXPECT_NE(text_report({&r, 1}).find("mapped at their first use: 1 of 2 deferred"), std::string::npos);
+  const auto json = nlohmann::json::parse(json_report({&r, 1}));
+  EXPECT_EQ(json["processes"][0]["runtime"]["maps_deferred"], 2);
+  EXPECT_EQ(json["processes"][0]["runtime"]["mapped_at_first_use"], 1);
+}
+
 }  // namespace
 }  // namespace tidepool::report

@@ -1,7 +1,9 @@
 // The interval map of live allocations: base and interior lookups, boundaries, replacement of
 // ranges the driver reused, context destruction and VMM unmapping.
 #include <atomic>
+#include <optional>
 #include <thread>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -92,6 +94,43 @@ TEST(LiveAllocations, CachedAnswersFollowTheMap) {
   other.add(range(0x1000, 0x100, 3));
   EXPECT_EQ(LiveAllocations::Reader(other).find(0x1010)->alloc_id, 3u);
   EXPECT_EQ(LiveAllocations::Reader(map).find(0x1010)->alloc_id, 2u);
+}
+
+// A map made where another was (same address) gives none of the other's answers.
+TEST(LiveAllocations, MapInPlaceOfAnotherAnswersAfresh) {
+  std::optional<LiveAllocations> map;
+  map.emplace();
+  map->add(range(0x1000, 0x100, 1));
+  EXPECT_EQ(LiveAllocations::Reader(*map).find(0x1010)->alloc_id, 1u);
+  map.emplace();
+  map->add(range(0x1000, 0x100, 2));
+  EXPECT_EQ(LiveAllocations::Reader(*map).find(0x1010)->alloc_id, 2u);
+}
+
+// Several threads allocating and freeing at once: each one's ranges are all there until it frees
+// them, and none is lost or left behind.
+TEST(LiveAllocations, WritersInSeveralThreads) {
+  LiveAllocations map;
+  std::vector<std::thread> threads;
+  std::atomic<bool> lost{false};
+  for (uint64_t t = 0; t < 3; ++t) {
+    threads.emplace_back([&, t] {
+      const uint64_t base = 0x10000000 * (t + 1);
+      for (uint64_t round = 0; round < 2000; ++round) {
+        for (uint64_t i = 0; i < 4; ++i) map.add(range(base + i * 0x1000, 0x1000, t * 10 + i + 1));
+        for (uint64_t i = 0; i < 4; ++i) {
+          const auto hit = map.find(base + i * 0x1000 + 0x10);
+          if (!hit || hit->alloc_id != t * 10 + i + 1) lost = true;
+        }
+        for (uint64_t i = 0; i < 4; ++i) {
+          if (!map.remove(base + i * 0x1000)) lost = true;
+        }
+      }
+    });
+  }
+  for (std::thread& t : threads) t.join();
+  EXPECT_FALSE(lost);
+  EXPECT_EQ(map.size(), 0u);
 }
 
 // Lookups in one thread while another allocates and frees: every answer is one the map gave at

@@ -6,7 +6,9 @@
 // the same run, configurations interleaved, so that before and after are measured under the same
 // load. A second table times the allocations and frees of a repeating loop that
 // `--optimize=pool` serves from its plan (the fast path), next to the same loop without tidepool
-// and with tidepool only recording, and says which share of the allocations the plan served.
+// and with tidepool only recording (and the --baseline library's --optimize=pool), and says which
+// share of the allocations the plan served. The machine's load average is printed too: the
+// figures are CPU times of the calling thread, but a loaded machine still slows them down.
 #include <CLI/CLI.hpp>
 #include <stdlib.h>
 #include <unistd.h>
@@ -14,6 +16,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <limits>
 #include <memory>
 #include <stdexcept>
@@ -130,13 +133,25 @@ double served_share(const fs::path& scratch) {
   return allocations == 0 ? 0 : static_cast<double>(hits) / static_cast<double>(allocations);
 }
 
+// "1.23 0.98 0.75": the load averages over 1, 5 and 15 minutes, or "unknown".
+std::string load_average() {
+  std::ifstream in("/proc/loadavg");
+  std::string one, five, fifteen;
+  if (!(in >> one >> five >> fifteen)) return "unknown";
+  return one + " " + five + " " + fifteen;
+}
+
 // The repeating loop without tidepool, recorded only, and served from the plan.
 void bench_served_from_plan(const OverheadOptions& options, const fs::path& scratch) {
-  const std::vector<Config> configs = {
+  std::vector<Config> configs = {
       {"without tidepool", false, false, false, ""},
       {"tidepool recording, stacks off", true, false, true, ""},
-      {"tidepool --optimize=pool, stacks off", true, false, true, "", true},
   };
+  if (!options.baseline.empty()) {
+    configs.push_back({"baseline --optimize=pool, stacks off", true, false, true, options.baseline, true});
+  }
+  // Last in each round: the served share is read from the last run's trace.
+  configs.push_back({"tidepool --optimize=pool, stacks off", true, false, true, "", true});
   for (const auto& entry : fs::directory_iterator(scratch)) fs::remove_all(entry.path());
   const std::vector<Timing> timings = best_of(configs, Probe::repeating_loop, options, scratch);
   const double share = served_share(scratch);
@@ -148,7 +163,8 @@ void bench_served_from_plan(const OverheadOptions& options, const fs::path& scra
     std::printf("%-40s %16.1f %14.1f\n", configs[i].label.c_str(), timings[i].step_alloc_ns, timings[i].step_free_ns);
   }
   const double served_ns = timings.back().step_alloc_ns;
-  std::printf("served from the plan: %.1f%% of the allocations (last --optimize run's trace)\n", 100 * share);
+  std::printf("served from the plan: %.1f%% of the allocations (last --optimize run's trace); load average now: %s\n",
+              100 * share, load_average().c_str());
   std::printf("target: < 200 ns per allocation served from the plan (%s)\n",
               share > 0.9 && served_ns < 200 ? "met" : "missed");
 }
@@ -169,6 +185,7 @@ void bench_overhead(const OverheadOptions& options) {
     configs.push_back({"baseline, stacks off", true, false, true, options.baseline});
     configs.push_back({"baseline, stacks off, no device timing", true, false, false, options.baseline});
   }
+  const std::string load_at_start = load_average();
   std::vector<Timing> timings;
   try {
     timings = best_of(configs, Probe::launches_and_pairs, options, scratch);
@@ -177,6 +194,7 @@ void bench_overhead(const OverheadOptions& options) {
     throw;
   }
   const Timing& base = timings.front();
+  std::printf("load average (1, 5, 15 min) before the runs: %s\n", load_at_start.c_str());
   std::printf("tidepool bench overhead: simcuda, kernel %s (%d pointer parameters), %ld launches, %ld alloc/free pairs, best of %d\n",
               base.kernel.c_str(), base.pointers, options.launches, options.pairs, options.repeat);
   std::printf("times are CPU time of the calling thread per call (tidepool's background writer thread not included)\n");

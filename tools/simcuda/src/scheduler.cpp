@@ -35,12 +35,14 @@ Stream& per_thread_stream(Context& ctx) {  // caller holds the mutex
   return *slot;
 }
 
-std::vector<OpPtr> last_ops(Context& ctx) {
+// The last operation of the legacy stream and of every other stream (`blocking_only`: of the
+// streams that synchronize with the legacy one).
+std::vector<OpPtr> last_ops(Context& ctx, bool blocking_only = false) {
   const std::lock_guard lock(streams().mutex);
   std::vector<OpPtr> ops;
   if (ctx.legacy->last) ops.push_back(ctx.legacy->last);
   for (Stream* s : ctx.streams)
-    if (s->last) ops.push_back(s->last);
+    if (s->last && (!blocking_only || s->blocking())) ops.push_back(s->last);
   return ops;
 }
 
@@ -145,8 +147,9 @@ OpPtr last_op(Stream& stream) {
 
 void synchronize_stream(Stream& stream) {
   if (stream.kind == StreamKind::legacy) {
-    // The legacy stream waits for every blocking stream: wait for what it would wait for.
-    for (const OpPtr& op : last_ops(stream.context)) host_wait(op);
+    // The legacy stream waits for every blocking stream: wait for what it would wait for (never
+    // for a non-blocking stream's work).
+    for (const OpPtr& op : last_ops(stream.context, true)) host_wait(op);
     pools_synchronized(nullptr);
     return;
   }

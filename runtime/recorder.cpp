@@ -45,6 +45,25 @@ uint32_t this_thread_id() {
   return tid;
 }
 
+// A thread's recording state. Its thread-local destructors run before the process's atexit
+// handlers and static destructors, which may still record (the optimizer's last decisions): so
+// the state lives behind a trivially destructible pointer, freed by a guard that also marks the
+// thread as exiting, and an exiting thread records through the recorder's shared late path.
+struct ThreadState {
+  std::vector<uint8_t> scratch;  // encoding buffer, reused
+  std::shared_ptr<ThreadEvents> events;
+  std::unordered_map<uint64_t, std::pair<std::vector<uint64_t>, uint32_t>> stacks;  // stack_id's cache
+};
+thread_local ThreadState* t_state = nullptr;
+thread_local bool t_exiting = false;
+struct ThreadStateOwner {
+  ~ThreadStateOwner() {
+    t_exiting = true;
+    delete std::exchange(t_state, nullptr);
+  }
+};
+thread_local ThreadStateOwner t_state_owner;
+
 uint64_t hash_frames(std::span<const uint64_t> frames) {
   uint64_t h = 1469598103934665603ull;
   for (uint64_t f : frames) h = (h ^ f) * 1099511628211ull;
@@ -90,15 +109,15 @@ class RecorderImpl {
   // allocates once warm. Records that find no memory are dropped: the program's comes first.
   template <class... Records>
   void append(const Records&... records) {
-    thread_local std::vector<uint8_t> scratch;
-    scratch.clear();
-    try {
-      (trace::encode(scratch, records), ...);
-    } catch (const std::bad_alloc&) {
+    if (t_exiting) {
+      append_late(records...);
       return;
     }
+    ThreadState* state = this_thread_state();
+    if (state == nullptr) return;
+    if (!encode_into(state->scratch, records...)) return;
     // A full chunk wakes the writer, which recycles it and readies the next ones.
-    if (this_thread_events().append(scratch) == ThreadEvents::Appended::into_next) wake_.notify_one();
+    if (state->events->append(state->scratch) == ThreadEvents::Appended::into_next) wake_.notify_one();
   }
 
   uint32_t intern(std::string_view text) {
@@ -111,9 +130,10 @@ class RecorderImpl {
   uint32_t stack_id(std::span<const uint64_t> frames) {
     if (frames.empty()) return 0;
     const uint64_t hash = hash_frames(frames);
-    thread_local std::unordered_map<uint64_t, std::pair<std::vector<uint64_t>, uint32_t>> cache;
-    if (auto it = cache.find(hash); it != cache.end() && std::ranges::equal(it->second.first, frames)) {
-      return it->second.second;
+    ThreadState* state = t_exiting ? nullptr : this_thread_state();
+    if (state != nullptr) {
+      if (auto it = state->stacks.find(hash); it != state->stacks.end() && std::ranges::equal(it->second.first, frames))
+        return it->second.second;
     }
     uint32_t id = 0;
     {
@@ -128,7 +148,7 @@ class RecorderImpl {
         append(trace::Stack{id, std::vector<uint64_t>(frames.begin(), frames.end())});
       }
     }
-    cache[hash] = {std::vector<uint64_t>(frames.begin(), frames.end()), id};
+    if (state != nullptr) state->stacks[hash] = {std::vector<uint64_t>(frames.begin(), frames.end()), id};
     return id;
   }
 
@@ -154,14 +174,51 @@ class RecorderImpl {
   void abandon_in_child() { close(fd_); }
 
  private:
-  ThreadEvents& this_thread_events() {
-    thread_local std::shared_ptr<ThreadEvents> mine;
-    if (!mine) {
-      mine = std::make_shared<ThreadEvents>(pool_);
-      const std::lock_guard lock(registry_mutex_);
-      threads_.push_back(mine);
+  template <class... Records>
+  static bool encode_into(std::vector<uint8_t>& scratch, const Records&... records) {
+    scratch.clear();
+    try {
+      (trace::encode(scratch, records), ...);
+    } catch (const std::bad_alloc&) {
+      return false;
     }
-    return *mine;
+    return true;
+  }
+
+  // The calling thread's state, made at its first record (nullptr when out of memory).
+  ThreadState* this_thread_state() {
+    if (t_state != nullptr) return t_state;
+    (void)&t_state_owner;  // constructs the guard that frees the state at the thread's exit
+    auto* state = new (std::nothrow) ThreadState;
+    if (state == nullptr) return nullptr;
+    try {
+      state->events = std::make_shared<ThreadEvents>(pool_);
+      const std::lock_guard lock(registry_mutex_);
+      threads_.push_back(state->events);
+    } catch (const std::bad_alloc&) {
+      delete state;
+      return nullptr;
+    }
+    t_state = state;
+    return state;
+  }
+
+  // Records of threads whose thread-local state is gone (exit handlers), one at a time.
+  template <class... Records>
+  void append_late(const Records&... records) {
+    const std::lock_guard lock(late_mutex_);
+    if (!late_events_) {
+      try {
+        auto events = std::make_shared<ThreadEvents>(pool_);  // held here: never taken for a finished thread
+        const std::lock_guard registry(registry_mutex_);
+        threads_.push_back(events);
+        late_events_ = std::move(events);
+      } catch (const std::bad_alloc&) {
+        return;
+      }
+    }
+    if (!encode_into(late_scratch_, records...)) return;
+    if (late_events_->append(late_scratch_) == ThreadEvents::Appended::into_next) wake_.notify_one();
   }
 
   void run() {
@@ -222,6 +279,9 @@ class RecorderImpl {
   ChunkPool pool_;
   std::mutex registry_mutex_;
   std::vector<std::shared_ptr<ThreadEvents>> threads_;
+  std::mutex late_mutex_;  // guards the two below
+  std::vector<uint8_t> late_scratch_;
+  std::shared_ptr<ThreadEvents> late_events_;
   uint64_t module_count_ = 0;
   std::set<std::pair<std::string, uint64_t>> seen_modules_;
   std::mutex strings_mutex_;

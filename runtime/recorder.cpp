@@ -113,11 +113,7 @@ class RecorderImpl {
       append_late(records...);
       return;
     }
-    ThreadState* state = this_thread_state();
-    if (state == nullptr) return;
-    if (!encode_into(state->scratch, records...)) return;
-    // A full chunk wakes the writer, which recycles it and readies the next ones.
-    if (state->events->append(state->scratch) == ThreadEvents::Appended::into_next) wake_.notify_one();
+    if (ThreadState* state = this_thread_state()) append_to(*state->events, state->scratch, records...);
   }
 
   uint32_t intern(std::string_view text) {
@@ -175,14 +171,15 @@ class RecorderImpl {
 
  private:
   template <class... Records>
-  static bool encode_into(std::vector<uint8_t>& scratch, const Records&... records) {
+  void append_to(ThreadEvents& events, std::vector<uint8_t>& scratch, const Records&... records) {
     scratch.clear();
     try {
       (trace::encode(scratch, records), ...);
     } catch (const std::bad_alloc&) {
-      return false;
+      return;
     }
-    return true;
+    // A full chunk wakes the writer, which recycles it and readies the next ones.
+    if (events.append(scratch) == ThreadEvents::Appended::into_next) wake_.notify_one();
   }
 
   // The calling thread's state, made at its first record (nullptr when out of memory).
@@ -217,8 +214,7 @@ class RecorderImpl {
         return;
       }
     }
-    if (!encode_into(late_scratch_, records...)) return;
-    if (late_events_->append(late_scratch_) == ThreadEvents::Appended::into_next) wake_.notify_one();
+    append_to(*late_events_, late_scratch_, records...);
   }
 
   void run() {

@@ -42,15 +42,20 @@ Problem grown_perfect(std::uint64_t seed, Time horizon, Bytes height) {
   return problem;
 }
 
+// The packing a search returned, which the independent checker must accept.
+Solution checked_packing(const Problem& problem, const TilingResult& result) {
+  const Solution solution{result.offsets, height_of(problem, result.offsets)};
+  const Verdict verdict = check(problem, solution);
+  EXPECT_TRUE(verdict.valid) << verdict.reason;
+  return solution;
+}
+
 void expect_perfect(const Problem& problem, Bytes optimum) {
   const Timeline timeline(problem);
   ASSERT_TRUE(has_no_slack(problem, timeline));
   const TilingResult result = search_tiling(problem, timeline, 1'000'000, Deadline::after_seconds(60), Deadline::never());
   EXPECT_TRUE(result.perfect);
-  const Solution solution{result.offsets, height_of(problem, result.offsets)};
-  const Verdict verdict = check(problem, solution);
-  EXPECT_TRUE(verdict.valid) << verdict.reason;
-  EXPECT_EQ(solution.height, optimum);
+  EXPECT_EQ(checked_packing(problem, result).height, optimum);
 }
 
 TEST(PackingTilingSearch, PacksRectangleCutsAtTheOptimum) {
@@ -80,10 +85,7 @@ TEST(PackingTilingSearch, CompletesAValidPackingWhenTheBudgetRunsOut) {
   const Timeline timeline(instance.problem);
   const TilingResult result = search_tiling(instance.problem, timeline, 1, Deadline::after_seconds(60), Deadline::never());
   EXPECT_FALSE(result.perfect);
-  const Solution solution{result.offsets, height_of(instance.problem, result.offsets)};
-  const Verdict verdict = check(instance.problem, solution);
-  EXPECT_TRUE(verdict.valid) << verdict.reason;
-  EXPECT_GE(solution.height, instance.optimum);
+  EXPECT_GE(checked_packing(instance.problem, result).height, instance.optimum);
 }
 
 // From 50,000 items on, the search restarts locally (from checkpoints behind the deepest point
@@ -99,9 +101,7 @@ TEST(PackingTilingSearch, CompletesALargeSearchCutByItsBudget) {
   const TilingResult result = search_tiling(instance.problem, timeline, 5000, Deadline::after_seconds(60), Deadline::never());
   EXPECT_FALSE(result.perfect);
   EXPECT_LE(result.nodes, 5000);
-  const Solution solution{result.offsets, height_of(instance.problem, result.offsets)};
-  const Verdict verdict = check(instance.problem, solution);
-  EXPECT_TRUE(verdict.valid) << verdict.reason;
+  checked_packing(instance.problem, result);
 }
 
 // 12,500 columns of four 128-byte items with 256-byte alignment: each column fills its section to
@@ -120,9 +120,7 @@ TEST(PackingTilingSearch, ProvesLargeInstancesInfeasibleWithLocalRestarts) {
   const TilingResult result = search_tiling(problem, timeline, 100'000'000, Deadline::after_seconds(60), Deadline::never());
   EXPECT_FALSE(result.perfect);
   EXPECT_LT(result.nodes, 1'000'000);
-  const Solution solution{result.offsets, height_of(problem, result.offsets)};
-  EXPECT_TRUE(check(problem, solution).valid);
-  EXPECT_EQ(solution.height, 896);
+  EXPECT_EQ(checked_packing(problem, result).height, 896);
 }
 
 TEST(PackingTilingSearch, AppliesOnlyWithoutSlack) {
@@ -143,9 +141,7 @@ TEST(PackingTilingSearch, RespectsAlignment) {
   const Timeline timeline(problem);
   const TilingResult result = search_tiling(problem, timeline, 1000, Deadline::after_seconds(60), Deadline::never());
   EXPECT_FALSE(result.perfect);
-  const Solution solution{result.offsets, height_of(problem, result.offsets)};
-  EXPECT_TRUE(check(problem, solution).valid);
-  EXPECT_EQ(solution.height, 384);
+  EXPECT_EQ(checked_packing(problem, result).height, 384);
 }
 
 }  // namespace

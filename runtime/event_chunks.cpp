@@ -57,27 +57,28 @@ ThreadEvents::~ThreadEvents() {
   pool_.give_back(std::move(current_));
 }
 
-ThreadEvents::Appended ThreadEvents::append(std::span<const uint8_t> records) {
+ThreadEvents::Room ThreadEvents::reserve(size_t bytes) {
   EventChunk* chunk = current_.get();
-  size_t at = chunk != nullptr ? chunk->committed.load(std::memory_order_relaxed) : 0;
-  Appended appended = Appended::into_current;
-  if (chunk == nullptr || chunk->capacity - at < records.size()) {
-    std::unique_ptr<EventChunk> fresh = pool_.take(records.size());
-    if (fresh == nullptr) return Appended::dropped;
-    chunk = fresh.get();
-    at = 0;
-    const std::lock_guard lock(mutex_);
-    try {
-      if (current_ != nullptr) sealed_.push_back(std::move(current_));
-    } catch (const std::bad_alloc&) {
-      return Appended::dropped;  // the fresh chunk goes; the full one stays current
-    }
-    current_ = std::move(fresh);
-    appended = Appended::into_next;
+  if (chunk != nullptr) {
+    const size_t at = chunk->committed.load(std::memory_order_relaxed);
+    if (chunk->capacity - at >= bytes) return {{chunk->bytes.get() + at, bytes}, false};
   }
-  std::memcpy(chunk->bytes.get() + at, records.data(), records.size());
-  chunk->committed.store(at + records.size(), std::memory_order_release);
-  return appended;
+  std::unique_ptr<EventChunk> fresh = pool_.take(bytes);
+  if (fresh == nullptr) return {};
+  chunk = fresh.get();
+  const std::lock_guard lock(mutex_);
+  try {
+    if (current_ != nullptr) sealed_.push_back(std::move(current_));
+  } catch (const std::bad_alloc&) {
+    return {};  // the fresh chunk goes; the full one stays current
+  }
+  current_ = std::move(fresh);
+  return {{chunk->bytes.get(), bytes}, true};
+}
+
+void ThreadEvents::commit(size_t bytes) {
+  EventChunk& chunk = *current_;
+  chunk.committed.store(chunk.committed.load(std::memory_order_relaxed) + bytes, std::memory_order_release);
 }
 
 }  // namespace tidepool::runtime

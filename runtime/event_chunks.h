@@ -1,7 +1,7 @@
 // The recorder's per-thread event buffers, free of locks on the recording path.
 //
-// Each recording thread appends whole encoded records to its current chunk and publishes how far
-// it got with one release store (`committed`); bytes below that mark never change again. The
+// Each recording thread encodes whole records straight into its current chunk and publishes how
+// far it got with one release store (`committed`); bytes below that mark never change again. The
 // writer thread reads published bytes concurrently, from where it stopped last time. When a chunk
 // is full its thread seals it (queues it for the writer, under a lock taken once per chunk, not
 // per record) and takes another from the pool; the writer returns chunks to the pool once it has
@@ -53,11 +53,16 @@ class ThreadEvents {
   ThreadEvents(const ThreadEvents&) = delete;
   ThreadEvents& operator=(const ThreadEvents&) = delete;
 
-  enum class Appended { into_current, into_next, dropped };
-  // The owning thread only: appends one or more whole records, moving to a fresh chunk
-  // (into_next) when the current one has no room left; dropped (nothing appended) when no memory
-  // could be found for them.
-  Appended append(std::span<const uint8_t> records);
+  // The owning thread only: room for `bytes` at the end of the current chunk, or at the start of
+  // a fresh one (`fresh_chunk`: the full one is sealed for the writer); empty when no memory
+  // could be found. What is written there is published by commit().
+  struct Room {
+    std::span<uint8_t> bytes;
+    bool fresh_chunk = false;
+  };
+  Room reserve(size_t bytes);
+  // Publishes the first `bytes` of the last reserved room: whole records only.
+  void commit(size_t bytes);
 
   // The writer only: hands every published byte, in order, to `sink` and recycles the chunks
   // it finished. Returns whether the thread left nothing unread behind.

@@ -50,7 +50,6 @@ uint32_t this_thread_id() {
 // the state lives behind a trivially destructible pointer, freed by a guard that also marks the
 // thread as exiting, and an exiting thread records through the recorder's shared late path.
 struct ThreadState {
-  std::vector<uint8_t> scratch;  // encoding buffer, reused
   std::shared_ptr<ThreadEvents> events;
   std::unordered_map<uint64_t, std::pair<std::vector<uint64_t>, uint32_t>> stacks;  // stack_id's cache
 };
@@ -105,15 +104,15 @@ class RecorderImpl {
     append(first, second);
   }
 
-  // Encodes into a reused scratch buffer of the thread, then copies into its chunk: neither
-  // allocates once warm. Records that find no memory are dropped: the program's comes first.
+  // Encodes straight into the thread's chunk, which allocates nothing once warm. Records that find
+  // no memory are dropped: the program's comes first.
   template <class... Records>
   void append(const Records&... records) {
     if (t_exiting) {
       append_late(records...);
       return;
     }
-    if (ThreadState* state = this_thread_state()) append_to(*state->events, state->scratch, records...);
+    if (ThreadState* state = this_thread_state()) append_to(*state->events, records...);
   }
 
   uint32_t intern(std::string_view text) {
@@ -171,15 +170,14 @@ class RecorderImpl {
 
  private:
   template <class... Records>
-  void append_to(ThreadEvents& events, std::vector<uint8_t>& scratch, const Records&... records) {
-    scratch.clear();
-    try {
-      (trace::encode(scratch, records), ...);
-    } catch (const std::bad_alloc&) {
-      return;
-    }
+  void append_to(ThreadEvents& events, const Records&... records) {
+    const ThreadEvents::Room room = events.reserve((trace::encoded_size_bound(records) + ...));
+    if (room.bytes.empty()) return;
+    size_t used = 0;
+    ((used += trace::encode_into(room.bytes.subspan(used), records)), ...);
+    events.commit(used);
     // A full chunk wakes the writer, which recycles it and readies the next ones.
-    if (events.append(scratch) == ThreadEvents::Appended::into_next) wake_.notify_one();
+    if (room.fresh_chunk) wake_.notify_one();
   }
 
   // The calling thread's state, made at its first record (nullptr when out of memory).
@@ -214,7 +212,7 @@ class RecorderImpl {
         return;
       }
     }
-    append_to(*late_events_, late_scratch_, records...);
+    append_to(*late_events_, records...);
   }
 
   void run() {
@@ -275,8 +273,7 @@ class RecorderImpl {
   ChunkPool pool_;
   std::mutex registry_mutex_;
   std::vector<std::shared_ptr<ThreadEvents>> threads_;
-  std::mutex late_mutex_;  // guards the two below
-  std::vector<uint8_t> late_scratch_;
+  std::mutex late_mutex_;  // guards the one below
   std::shared_ptr<ThreadEvents> late_events_;
   uint64_t module_count_ = 0;
   std::set<std::pair<std::string, uint64_t>> seen_modules_;

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstring>
 #include <limits>
 #include <string>
 #include <type_traits>
@@ -57,13 +58,16 @@ struct FieldWriter {
   }
 };
 
-struct SizeSink {
+// An upper bound of a body's size: every integer at its longest, strings exact. A constant for
+// records of integers only (the compiler folds it), a walk over the lists of the others.
+struct BoundSink {
+  static constexpr size_t kLongestVarint = 10;
   size_t total = 0;
-  void uint(uint64_t v) { total += varint::size(v); }
+  void uint(uint64_t) { total += kLongestVarint; }
   void bytes(const std::string& s) { total += s.size(); }
 };
 
-// Writes into room made beforehand (the size pass told how much).
+// Writes into room made beforehand (a BoundSink told how much).
 struct RawSink {
   uint8_t* at;
   void uint(uint64_t v) { at = varint::put(at, v); }
@@ -82,18 +86,35 @@ void write_body(Sink& sink, const Event* event, const R& record) {
   for_each_field(record, writer);
 }
 
-// One resize, then plain stores: the hot path of every hook that records.
 template <class R>
-void encode_record(std::vector<uint8_t>& out, const Event* event, const R& record) {
-  SizeSink size;
-  write_body(size, event, record);
-  constexpr auto tag = static_cast<uint64_t>(R::tag);
-  const size_t start = out.size();
-  out.resize(start + varint::size(tag) + varint::size(size.total) + size.total);
-  RawSink sink{out.data() + start};
-  sink.uint(tag);
-  sink.uint(size.total);
+size_t record_bound(const Event* event, const R& record) {
+  BoundSink bound;
+  write_body(bound, event, record);
+  return varint::size(static_cast<uint64_t>(R::tag)) + varint::size(bound.total) + bound.total;
+}
+
+// One walk over the fields: the body is written where a one-byte length leaves it (almost every
+// record is shorter than 128 bytes) and moved up in the rare case that its length needs more.
+template <class R>
+size_t encode_record(std::span<uint8_t> room, const Event* event, const R& record) {
+  uint8_t* const start = room.data();
+  RawSink tag{start};
+  tag.uint(static_cast<uint64_t>(R::tag));
+  uint8_t* const body = tag.at + 1;
+  RawSink sink{body};
   write_body(sink, event, record);
+  const auto length = static_cast<size_t>(sink.at - body);
+  const size_t length_bytes = varint::size(length);
+  if (length_bytes > 1) std::memmove(body + length_bytes - 1, body, length);
+  varint::put(tag.at, length);
+  return static_cast<size_t>(tag.at - start) + length_bytes + length;
+}
+
+template <class R>
+void append_record(std::vector<uint8_t>& out, const Event* event, const R& record) {
+  const size_t start = out.size();
+  out.resize(start + record_bound(event, record));
+  out.resize(start + encode_record(std::span(out).subspan(start), event, record));
 }
 
 // Reads fields from a record body. A body that ends exactly before a field leaves that field
@@ -197,18 +218,24 @@ bool decode_meta(FieldReader& reader, DecodedRecord& out) {
 
 }  // namespace
 
-void encode(std::vector<uint8_t>& out, const Header& header) {
-  encode_record(out, nullptr, header);
-}
-void encode(std::vector<uint8_t>& out, const Module& module) {
-  encode_record(out, nullptr, module);
-}
-void encode(std::vector<uint8_t>& out, const Stack& stack) { encode_record(out, nullptr, stack); }
-void encode(std::vector<uint8_t>& out, const String& string) {
-  encode_record(out, nullptr, string);
-}
+void encode(std::vector<uint8_t>& out, const Header& header) { append_record(out, nullptr, header); }
+void encode(std::vector<uint8_t>& out, const Module& module) { append_record(out, nullptr, module); }
+void encode(std::vector<uint8_t>& out, const Stack& stack) { append_record(out, nullptr, stack); }
+void encode(std::vector<uint8_t>& out, const String& string) { append_record(out, nullptr, string); }
 void encode(std::vector<uint8_t>& out, const Event& event) {
-  std::visit([&](const auto& record) { encode_record(out, &event, record); }, event.record);
+  std::visit([&](const auto& record) { append_record(out, &event, record); }, event.record);
+}
+
+size_t encoded_size_bound(const Stack& stack) { return record_bound(nullptr, stack); }
+size_t encoded_size_bound(const String& string) { return record_bound(nullptr, string); }
+size_t encoded_size_bound(const Event& event) {
+  return std::visit([&](const auto& record) { return record_bound(&event, record); }, event.record);
+}
+
+size_t encode_into(std::span<uint8_t> room, const Stack& stack) { return encode_record(room, nullptr, stack); }
+size_t encode_into(std::span<uint8_t> room, const String& string) { return encode_record(room, nullptr, string); }
+size_t encode_into(std::span<uint8_t> room, const Event& event) {
+  return std::visit([&](const auto& record) { return encode_record(room, &event, record); }, event.record);
 }
 
 DecodeStatus decode_record(std::span<const uint8_t> bytes, size_t& pos, DecodedRecord& out) {

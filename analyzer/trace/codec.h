@@ -1,7 +1,9 @@
 // The record encoding (docs/trace-format.md): tag, body length and body, each integer a LEB128
 // varint. encode() appends one record to a byte buffer, so that a producer thread can encode into
 // a buffer of its own and hand whole records to Writer::append_encoded. It allocates only when
-// the buffer grows (reuse the buffer: clear() keeps its capacity). decode_record() is the inverse.
+// the buffer grows (reuse the buffer: clear() keeps its capacity). encode_into() writes one
+// record into memory that has room for it (the recorder's event chunks: no copy, no allocation).
+// decode_record() is the inverse.
 #pragma once
 
 #include <cstddef>
@@ -19,6 +21,16 @@ void encode(std::vector<uint8_t>& out, const Module& module);
 void encode(std::vector<uint8_t>& out, const Stack& stack);
 void encode(std::vector<uint8_t>& out, const String& string);
 void encode(std::vector<uint8_t>& out, const Event& event);
+
+// The most bytes encode_into() may write for the record (a constant for records of integers only).
+size_t encoded_size_bound(const Stack& stack);
+size_t encoded_size_bound(const String& string);
+size_t encoded_size_bound(const Event& event);
+// Writes the record at the start of `room`, which holds at least encoded_size_bound() bytes;
+// returns the bytes written.
+size_t encode_into(std::span<uint8_t> room, const Stack& stack);
+size_t encode_into(std::span<uint8_t> room, const String& string);
+size_t encode_into(std::span<uint8_t> room, const Event& event);
 
 // One decoded record: metadata, an event, or a record of a newer writer that this reader skips.
 struct UnknownRecord {

@@ -1,6 +1,7 @@
-// The recorder's per-thread chunks: records appended by a thread reach the writer whole, in
-// order, exactly once, across chunk boundaries, with a writer draining at the same time; a record
-// larger than a chunk gets one of its own; chunks read to the end are reused.
+// The recorder's per-thread chunks: records written by a thread reach the writer whole, in order,
+// exactly once, across chunk boundaries, with a writer draining at the same time; only what is
+// committed of a reservation is published; a record larger than a chunk gets one of its own;
+// chunks read to the end are reused.
 #include <atomic>
 #include <cstring>
 #include <thread>
@@ -20,6 +21,16 @@ std::vector<uint8_t> record(uint64_t index) {
   return bytes;
 }
 
+// What the recorder does with one encoded record: reserve, write, commit.
+enum class Appended { into_current, into_fresh_chunk, dropped };
+Appended append(ThreadEvents& events, const std::vector<uint8_t>& bytes) {
+  const ThreadEvents::Room room = events.reserve(bytes.size());
+  if (room.bytes.empty()) return Appended::dropped;
+  std::memcpy(room.bytes.data(), bytes.data(), bytes.size());
+  events.commit(bytes.size());
+  return room.fresh_chunk ? Appended::into_fresh_chunk : Appended::into_current;
+}
+
 struct Collected {
   std::vector<uint8_t> bytes;
   void operator()(std::span<const uint8_t> more) { bytes.insert(bytes.end(), more.begin(), more.end()); }
@@ -36,7 +47,7 @@ TEST(EventChunks, ConcurrentDrainSeesEveryRecordOnceInOrder) {
   constexpr uint64_t kRecords = 200000;  // about six chunks
   std::atomic<bool> done{false};
   std::thread producer([&] {
-    for (uint64_t i = 0; i < kRecords; ++i) ASSERT_NE(events.append(record(i)), ThreadEvents::Appended::dropped);
+    for (uint64_t i = 0; i < kRecords; ++i) ASSERT_NE(append(events, record(i)), Appended::dropped);
     done = true;
   });
   Collected sink;
@@ -48,13 +59,31 @@ TEST(EventChunks, ConcurrentDrainSeesEveryRecordOnceInOrder) {
   for (uint64_t i = 0; i < kRecords; ++i) ASSERT_EQ(got[i], i);
 }
 
+TEST(EventChunks, OnlyTheCommittedPartOfAReservationIsPublished) {
+  ChunkPool pool;
+  ThreadEvents events(pool);
+  ThreadEvents::Room room = events.reserve(64);  // a bound; the record takes 8
+  ASSERT_EQ(room.bytes.size(), 64u);
+  EXPECT_TRUE(room.fresh_chunk);
+  const std::vector<uint8_t> first = record(7);
+  std::memcpy(room.bytes.data(), first.data(), 8);
+  std::memset(room.bytes.data() + 8, 0xee, 56);  // written past the record, never committed
+  events.commit(8);
+  Collected sink;
+  events.drain(sink);
+  EXPECT_EQ(sink.indices(), std::vector<uint64_t>{7});
+  EXPECT_EQ(append(events, record(8)), Appended::into_current);  // right after the first
+  EXPECT_TRUE(events.drain(sink));
+  EXPECT_EQ(sink.indices(), (std::vector<uint64_t>{7, 8}));
+}
+
 TEST(EventChunks, OversizedRecordGetsAChunkOfItsOwn) {
   ChunkPool pool;
   ThreadEvents events(pool);
-  EXPECT_EQ(events.append(record(1)), ThreadEvents::Appended::into_next);  // the first chunk
+  EXPECT_EQ(append(events, record(1)), Appended::into_fresh_chunk);  // the first chunk
   const std::vector<uint8_t> big(EventChunk::kStandardBytes * 2 + 8, 0xab);
-  EXPECT_EQ(events.append(big), ThreadEvents::Appended::into_next);
-  EXPECT_EQ(events.append(record(2)), ThreadEvents::Appended::into_next);  // the big one is full
+  EXPECT_EQ(append(events, big), Appended::into_fresh_chunk);
+  EXPECT_EQ(append(events, record(2)), Appended::into_fresh_chunk);  // the big one is full
   Collected sink;
   EXPECT_TRUE(events.drain(sink));
   ASSERT_EQ(sink.bytes.size(), 8 + big.size() + 8);
@@ -70,8 +99,8 @@ TEST(EventChunks, ChunksReadToTheEndAreReused) {
   ThreadEvents events(pool);
   const std::vector<uint8_t> half(EventChunk::kStandardBytes / 2 + 8, 1);
   Collected sink;
-  EXPECT_EQ(events.append(half), ThreadEvents::Appended::into_next);
-  EXPECT_EQ(events.append(half), ThreadEvents::Appended::into_next);  // seals the first chunk
+  EXPECT_EQ(append(events, half), Appended::into_fresh_chunk);
+  EXPECT_EQ(append(events, half), Appended::into_fresh_chunk);  // seals the first chunk
   events.drain(sink);                // the first goes back to the pool
   const std::unique_ptr<EventChunk> reused = pool.take(8);
   ASSERT_NE(reused, nullptr);

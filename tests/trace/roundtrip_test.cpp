@@ -1,5 +1,5 @@
 // Writer -> reader round trips of every record kind, through Writer::append and through
-// encode() + Writer::append_encoded.
+// encode() + Writer::append_encoded; encode_into() writes the same bytes within its bound.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -56,6 +56,28 @@ TEST(TraceRoundTrip, EncodedRecordsAndManySmallChunks) {
     }
   });
   EXPECT_EQ(parse_trace(bytes).events, events);
+}
+
+// The recorder's path: records written straight into room of encoded_size_bound() bytes, among
+// them ones whose length takes two or three varint bytes (the body is moved up after the walk).
+TEST(TraceRoundTrip, EncodeIntoWritesWhatEncodeAppendsWithinItsBound) {
+  const auto same_bytes = [](const auto& record) {
+    std::vector<uint8_t> appended;
+    encode(appended, record);
+    std::vector<uint8_t> room(encoded_size_bound(record), 0xcc);
+    const size_t written = encode_into(room, record);
+    EXPECT_LE(written, room.size());
+    room.resize(written);
+    EXPECT_EQ(room, appended);
+  };
+  for (const Event& e : one_event_of_each_kind()) same_bytes(e);
+  same_bytes(String{3, std::string(100, 'k')});   // length 102: one byte
+  same_bytes(String{4, std::string(300, 'k')});   // two bytes
+  same_bytes(String{5, std::string(20000, 'k')});  // three bytes
+  same_bytes(Stack{6, std::vector<uint64_t>(40, 0x7f0000001234)});
+  Event launch;
+  launch.record = Launch{.op_id = 1, .accesses = std::vector<Access>(30, Access{.alloc_id = 1ull << 40})};
+  same_bytes(launch);
 }
 
 TEST(TraceRoundTrip, EventsComeBackInSequenceOrder) {

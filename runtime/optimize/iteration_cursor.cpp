@@ -43,14 +43,37 @@ void IterationCursor::begin(bool trusted) {
   broken_ = false;
   events_ = allocations_ = operations_ = 0;
   anchor_next_ = 0;
-  fingerprinter_ = plan::Fingerprinter{};
+  comparing_ = !matched_.events.empty();
+  compared_ = 0;
+  if (!comparing_) {
+    fingerprinter_ = plan::Fingerprinter{};
+    noting_.clear();
+  }
 }
 
 bool IterationCursor::finish() {
-  const bool matched = !broken_ && events_ == plan_.events && anchor_next_ == plan_.anchor.size() &&
-                       fingerprinter_.value() == fingerprint_;
+  const bool same_events = comparing_ ? compared_ == matched_.events.size() : fingerprinter_.value() == fingerprint_;
+  const bool matched = !broken_ && events_ == plan_.events && anchor_next_ == plan_.anchor.size() && same_events;
+  if (matched && !comparing_) std::swap(matched_, noting_);
   mode_ = Mode::outside;
   return matched;
+}
+
+void IterationCursor::note(Kind kind, uint64_t bytes, std::string_view kernel) {
+  if (comparing_) {
+    const bool same = compared_ < matched_.events.size() && [&] {
+      const Noted& expected = matched_.events[compared_];
+      return expected.kind == kind && expected.bytes == bytes &&
+             std::string_view(matched_.names).substr(expected.name_begin, expected.name_size) == kernel;
+    }();
+    if (!same) broken_ = true;
+    ++compared_;
+    return;
+  }
+  if (kind == Kind::alloc) fingerprinter_.add_alloc(bytes);
+  else fingerprinter_.add_kernel(kernel);
+  noting_.events.push_back({kind, bytes, static_cast<uint32_t>(noting_.names.size()), static_cast<uint32_t>(kernel.size())});
+  noting_.names.append(kernel);
 }
 
 bool IterationCursor::matches_anchor_start(Kind kind, uint64_t bytes,
@@ -121,11 +144,11 @@ IterationCursor::Step IterationCursor::feed(Kind kind, uint64_t bytes, std::stri
   }
   switch (kind) {
     case Kind::alloc:
-      fingerprinter_.add_alloc(bytes);
+      note(kind, bytes, {});
       step.ordinal = allocations_++;
       break;
     case Kind::launch:
-      fingerprinter_.add_kernel(kernel);
+      note(kind, 0, kernel);
       step.ordinal = operations_++;
       break;
     case Kind::transfer:

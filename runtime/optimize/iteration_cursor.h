@@ -9,11 +9,18 @@
 // known position (online planning knows where the next iteration starts) or by recognising the
 // plan's anchor: an iteration entered that way is trusted (its ordinals are used) only once the
 // whole anchor has matched. Every event is fed before the program's call is made.
+//
+// The first iteration that matches is checked by its fingerprint; its allocation sizes and kernel
+// names are kept, and every later iteration is compared with them event by event (exact, cheaper
+// than hashing each size and name again, and a difference is seen where it happens: from there on
+// the iteration's ordinals are no longer trusted).
 #pragma once
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "analyzer/plan/fingerprint.h"
 #include "analyzer/plan/plan.h"
@@ -52,6 +59,23 @@ class IterationCursor {
   bool check_anchor(Kind kind, uint64_t bytes, std::string_view kernel);
   bool matches_anchor_start(Kind kind, uint64_t bytes, std::string_view kernel) const;
   bool finish();  // ends the current iteration; true when it matched the plan
+  void note(Kind kind, uint64_t bytes, std::string_view kernel);  // an allocation or a launch
+
+  // An allocation (its size) or a launch (its kernel's name, in `names`) of an iteration.
+  struct Noted {
+    Kind kind;
+    uint64_t bytes;
+    uint32_t name_begin;
+    uint32_t name_size;
+  };
+  struct NotedIteration {
+    std::vector<Noted> events;
+    std::string names;
+    void clear() {
+      events.clear();
+      names.clear();
+    }
+  };
 
   plan::IterationDescription plan_;
   uint64_t fingerprint_;
@@ -68,6 +92,10 @@ class IterationCursor {
   uint64_t operations_ = 0;
   size_t anchor_next_ = 0;  // the anchor entry the next allocation or launch must match
   plan::Fingerprinter fingerprinter_;
+  NotedIteration noting_;   // the iteration being fingerprinted, in case it matches
+  NotedIteration matched_;  // the last fingerprinted iteration that matched (empty: none yet)
+  bool comparing_ = false;  // the current iteration is compared with matched_, not fingerprinted
+  size_t compared_ = 0;     // its allocations and launches so far
 };
 
 }  // namespace tidepool::runtime::optimize

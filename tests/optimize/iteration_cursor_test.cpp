@@ -1,5 +1,6 @@
 // The iteration cursor against hand-made plan descriptions: boundaries of each kind, ordinals,
-// the anchor, and the fingerprint check at each iteration's end.
+// the anchor, the fingerprint check at the first matched iteration's end, and the event-by-event
+// comparison of the iterations after it.
 #include "runtime/optimize/iteration_cursor.h"
 
 #include <gtest/gtest.h>
@@ -111,6 +112,58 @@ TEST(IterationCursor, NvtxBoundaryAndFingerprint) {
   const auto end = c.on_range_push("step");
   ASSERT_TRUE(end.finished.has_value());
   EXPECT_FALSE(*end.finished);  // the fingerprint differs
+}
+
+// After one iteration matched by its fingerprint, the next are compared with it event by event: a
+// different size or kernel is seen where it happens (the rest of that iteration is not trusted),
+// and an iteration like the first matches again.
+TEST(IterationCursor, LaterIterationsAreComparedEventByEvent) {
+  IterationCursor c(described(plan::BoundaryKind::nvtx_range, "step"), fingerprint(), 0);
+  c.on_range_push("step");
+  iteration(c);
+  ASSERT_TRUE(*c.on_range_push("step").finished);  // fingerprinted
+
+  const auto other_size = iteration(c, 48);
+  EXPECT_TRUE(other_size[1].trusted);
+  EXPECT_FALSE(other_size[2].trusted);  // 48 where the matched iteration had 32
+  EXPECT_FALSE(other_size[4].trusted);
+  EXPECT_FALSE(*c.on_range_push("step").finished);
+
+  const std::vector<IterationCursor::Step> other_kernel = {c.on_alloc(64), c.on_launch("k2"), c.on_alloc(32)};
+  EXPECT_TRUE(other_kernel[0].trusted);
+  EXPECT_FALSE(other_kernel[1].trusted);
+  EXPECT_FALSE(other_kernel[2].trusted);
+  c.on_free();
+  c.on_transfer();
+  c.on_free();
+  EXPECT_FALSE(*c.on_range_push("step").finished);
+
+  const auto same = iteration(c);
+  for (const auto& step : same) EXPECT_TRUE(step.trusted);
+  EXPECT_TRUE(*c.on_range_push("step").finished);
+}
+
+// A period boundary whose anchor is shorter than the iteration: a compared iteration that differs
+// after the anchor is left at its next event (a fingerprint would see it only at the end) and
+// found again by its anchor.
+TEST(IterationCursor, ComparedPeriodIterationThatDiffersIsLeftAtOnce) {
+  plan::IterationDescription d = described(plan::BoundaryKind::period, "");
+  d.anchor.pop_back();  // alloc 64, launch k
+  IterationCursor c(d, fingerprint(), 0);
+  c.start_after(0);
+  EXPECT_TRUE(*iteration(c)[5].finished);  // fingerprinted
+  const std::vector<IterationCursor::Step> differing = {c.on_alloc(64), c.on_launch("k"), c.on_alloc(48),
+                                                        c.on_free()};
+  EXPECT_TRUE(differing[1].trusted);
+  EXPECT_FALSE(differing[2].trusted);
+  ASSERT_TRUE(differing[3].finished.has_value());
+  EXPECT_FALSE(*differing[3].finished);
+  c.on_transfer();
+  c.on_free();
+  const auto again = iteration(c);
+  EXPECT_TRUE(again[0].started);
+  EXPECT_TRUE(again[1].trusted);  // the anchor matched whole
+  EXPECT_TRUE(*again[5].finished);
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 // Range resolution and payload scanning for copies.
 #include "intercept/copy_recording.h"
+#include "runtime/thread_scratch.h"
 
 namespace tidepool::intercept {
 
@@ -30,7 +31,9 @@ trace::CopyKind copy_kind(bool src_device, bool dst_device, bool any_array) {
 }
 
 void record_indirect_refs(runtime::Recorder& rec, uint64_t op_id, const void* host, uint64_t bytes, uint64_t dst) {
-  thread_local std::vector<trace::Access> found;
+  struct Found {};
+  const auto lease = runtime::ThreadScratch<std::vector<trace::Access>, Found>::get();
+  std::vector<trace::Access>& found = *lease;
   found.clear();
   // Device words are 8-byte aligned in the destination; skip to the first one.
   const uint64_t skip = (8 - dst % 8) % 8;

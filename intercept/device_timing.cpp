@@ -13,6 +13,7 @@
 #include "intercept/real_driver.h"
 #include "intercept/recording.h"
 #include "runtime/settings.h"
+#include "runtime/thread_scratch.h"
 
 namespace tidepool::intercept {
 namespace {
@@ -75,8 +76,8 @@ bool enabled() {
 
 // Whether this occurrence of an operation kind is one of the sampled ones (counted per thread).
 bool sampled(uint64_t kind) {
-  thread_local KindCounts counts;
-  const uint32_t n = counts.meet(kind);
+  struct Counts {};
+  const uint32_t n = runtime::ThreadScratch<KindCounts, Counts>::get()->meet(kind);
   return n < kSampleFirst || (n - kSampleFirst) % kSampleEvery == kSampleEvery - 1;
 }
 

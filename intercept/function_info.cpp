@@ -10,6 +10,7 @@
 #include <unordered_map>
 
 #include "intercept/real_driver.h"
+#include "runtime/thread_scratch.h"
 
 namespace tidepool::intercept {
 namespace {
@@ -99,7 +100,8 @@ const FunctionInfo* known_info(runtime::Recorder& rec, CUfunction function) {
 }  // namespace
 
 const FunctionInfo& function_info(runtime::Recorder& rec, CUfunction function) {
-  thread_local ThreadCache cache;
+  const auto lease = runtime::ThreadScratch<ThreadCache, ThreadCache>::get();
+  ThreadCache& cache = *lease;
   const uint64_t generation = g_generation.load(std::memory_order_acquire);
   if (cache.generation != generation) {
     cache.recent.fill({});

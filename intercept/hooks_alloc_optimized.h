@@ -14,6 +14,7 @@
 #include "intercept/real_driver.h"
 #include "intercept/recording.h"
 #include "runtime/optimize/controller.h"
+#include "runtime/thread_scratch.h"
 
 namespace tidepool::intercept {
 
@@ -34,10 +35,13 @@ inline void record_served_alloc(runtime::Recorder* rec, const runtime::optimize:
   state().by_address.add({address, size, outcome.alloc_id, 0, handle_u64(context), outcome.device, kind, true});
   if (rec == nullptr) return;
   // Reused from call to call, as the launch hook's: filled in, not built and destroyed each time.
-  thread_local trace::Event alloc_event{0, 0, 0, trace::Alloc{}};
-  thread_local trace::Event hit_event{0, 0, 0, trace::PoolHit{}};
-  trace::Alloc& a = *std::get_if<trace::Alloc>(&alloc_event.record);  // they hold nothing else
-  trace::PoolHit& hit = *std::get_if<trace::PoolHit>(&hit_event.record);
+  struct Records {
+    trace::Event alloc{0, 0, 0, trace::Alloc{}};
+    trace::Event hit{0, 0, 0, trace::PoolHit{}};
+  };
+  const auto records = runtime::ThreadScratch<Records, Records>::get();
+  trace::Alloc& a = *std::get_if<trace::Alloc>(&records->alloc.record);  // they hold nothing else
+  trace::PoolHit& hit = *std::get_if<trace::PoolHit>(&records->hit.record);
   a.alloc_id = outcome.alloc_id;
   a.kind = kind;
   a.address = address;
@@ -48,7 +52,7 @@ inline void record_served_alloc(runtime::Recorder* rec, const runtime::optimize:
   a.stack_id = allocation_stack(*rec);
   hit.alloc_id = outcome.alloc_id;
   hit.offset = outcome.arena_offset;
-  rec->record(alloc_event, hit_event);
+  rec->record(records->alloc, records->hit);
 }
 
 // An allocation the optimizer may serve: `real` is the driver's call (it writes *dptr). Records

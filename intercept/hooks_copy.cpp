@@ -1,6 +1,7 @@
 // Hooks of copies: 1D in every direction, unified, peer, 2D, 3D, batches and prefetches.
 #include "intercept/copy_recording.h"
 #include "intercept/hook_abi.h"
+#include "runtime/thread_scratch.h"
 
 namespace tidepool::intercept {
 namespace {
@@ -105,7 +106,9 @@ CUresult record_batch(CUdeviceptr* dsts, CUdeviceptr* srcs, size_t* sizes, size_
                       Call&& call) {
   runtime::Recorder* rec = recorder();
   if (rec == nullptr || dsts == nullptr || srcs == nullptr || sizes == nullptr) return call();
-  thread_local std::vector<trace::Copy> copies;
+  struct Batch {};
+  const auto lease = runtime::ThreadScratch<std::vector<trace::Copy>, Batch>::get();
+  std::vector<trace::Copy>& copies = *lease;
   copies.clear();
   for (size_t i = 0; i < count; ++i) copies.push_back(unified_copy(srcs[i], dsts[i], sizes[i], true));
   for (trace::Copy& c : copies) {

@@ -9,6 +9,7 @@
 #include "intercept/optimize_hooks.h"
 #include "intercept/param_scan.h"
 #include "intercept/recording.h"
+#include "runtime/thread_scratch.h"
 
 namespace tidepool::intercept {
 namespace {
@@ -35,7 +36,11 @@ CUresult record_launch(CUfunction function, CUstream stream, const LaunchShape& 
   runtime::Recorder* rec = recorder();
   if (rec == nullptr) return launch();
   // One reusable event per thread: its access list keeps its capacity from launch to launch.
-  thread_local trace::Event event{0, 0, 0, trace::Launch{}};
+  struct LaunchEvent {
+    trace::Event event{0, 0, 0, trace::Launch{}};
+  };
+  const auto lease = runtime::ThreadScratch<LaunchEvent, LaunchEvent>::get();
+  trace::Event& event = lease->event;
   auto& l = std::get<trace::Launch>(event.record);
   const FunctionInfo& info = function_info(*rec, function);
   l.accesses.clear();

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "intercept/real_driver.h"
+#include "runtime/thread_scratch.h"
 
 namespace tidepool::intercept {
 namespace {
@@ -21,7 +22,9 @@ bool stream_capturing(CUstream stream) {
 // The kernel's name as the fingerprint counts it (cuFuncGetName, or cuKernelGetName for a
 // CUkernel handle), asked of the driver once per function.
 std::string_view kernel_name(CUfunction function) {
-  thread_local std::unordered_map<CUfunction, const std::string*> cache;
+  struct Names {};
+  const auto lease = runtime::ThreadScratch<std::unordered_map<CUfunction, const std::string*>, Names>::get();
+  auto& cache = *lease;
   if (const auto it = cache.find(function); it != cache.end()) return *it->second;
   static const auto func_name =
       reinterpret_cast<PFN_cuFuncGetName_v12030>(real_driver_symbol("cuFuncGetName"));
@@ -43,15 +46,18 @@ std::string_view kernel_name(CUfunction function) {
   return kept;
 }
 
-std::vector<uint64_t>& touched_buffer() {
-  thread_local std::vector<uint64_t> ids;
-  ids.clear();
+// The ids a launch or copy touches: the thread's list, emptied.
+struct Touched {};
+runtime::ThreadScratch<std::vector<uint64_t>, Touched>::Lease touched_buffer() {
+  auto ids = runtime::ThreadScratch<std::vector<uint64_t>, Touched>::get();
+  ids->clear();
   return ids;
 }
 
 CUresult before_transfer(runtime::optimize::Controller& c, std::initializer_list<uint64_t> ids,
                          bool captured, CUstream stream) {
-  std::vector<uint64_t>& touched = touched_buffer();
+  const auto lease = touched_buffer();
+  std::vector<uint64_t>& touched = *lease;
   for (uint64_t id : ids) {
     if (id != 0) touched.push_back(id);
   }
@@ -72,7 +78,8 @@ runtime::optimize::Controller* optimizer() {
 CUresult optimize_before_launch(const trace::Launch& launch, CUfunction function, CUstream stream) {
   auto* c = optimizer();
   if (c == nullptr) return CUDA_SUCCESS;
-  std::vector<uint64_t>& touched = touched_buffer();
+  const auto lease = touched_buffer();
+  std::vector<uint64_t>& touched = *lease;
   for (const trace::Access& a : launch.accesses) touched.push_back(a.alloc_id);
   runtime::optimize::Work work;
   work.launch = true;

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "runtime/optimize/controller_state.h"
+#include "runtime/thread_scratch.h"
 #include "runtime/trace_file.h"
 
 namespace tidepool::runtime::optimize {
@@ -243,7 +244,9 @@ CUresult Controller::before_work(const Work& work) {
     }
   }
   // The swap-space buffers it touches come back together: bringing one back never evicts another.
-  thread_local std::vector<CUdeviceptr> needed;
+  struct Needed {};
+  const auto lease = ThreadScratch<std::vector<CUdeviceptr>, Needed>::get();
+  std::vector<CUdeviceptr>& needed = *lease;
   needed.clear();
   for (uint64_t id : work.touched) {
     const auto it = s.by_id.find(id);

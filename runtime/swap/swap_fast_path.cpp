@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "runtime/swap/swap_space_impl.h"
+#include "runtime/thread_scratch.h"
 
 namespace tidepool::runtime {
 namespace {
@@ -37,7 +38,8 @@ void SwapSpace::Impl::publish_index() {
 SwapSpace::Impl::FastPath SwapSpace::Impl::try_fast_path(std::span<const CUdeviceptr> addresses, CUstream stream,
                                                          bool all_ours) {
   if (absent.load(std::memory_order_acquire) != 0) return FastPath::slow;
-  thread_local ThreadIndex mine;
+  const auto lease = ThreadScratch<ThreadIndex, ThreadIndex>::get();
+  ThreadIndex& mine = *lease;
   if (mine.version != index_version.load(std::memory_order_acquire)) {
     const std::lock_guard lock(mutex);
     mine.entries = index;

@@ -157,6 +157,32 @@ TEST(OptimizeEndToEnd, ServedPathIsSharedByThreads) {
   EXPECT_EQ(decisions.count(RecordTag::pool_miss), 0);
 }
 
+// The program's last steps made by an exit handler, after its main thread's thread-local objects
+// are destroyed (as a framework's teardown may): recorded, served from the plan and bit-identical.
+TEST(OptimizeEndToEnd, WorkFromExitHandlersIsServedAndRecorded) {
+  Sandbox box;
+  const auto path = box.dir() / "hand.json";
+  plan::write_plan(hand_written_plan(kElements), path);
+  std::vector<std::string> args = kStepArgs;
+  args.insert(args.end(), {"--steps-at-exit", "6"});
+  const ProgramRun off = box.plain(steps_program(), args);
+  ASSERT_EQ(off.exit_code, 0) << off.err;
+  ASSERT_FALSE(off.checksum().empty());
+  const ProgramRun recorded = box.tidepool({}, steps_program(), args);
+  EXPECT_EQ(recorded.exit_code, 0) << recorded.err;
+  EXPECT_EQ(recorded.checksum(), off.checksum());
+  const ProgramRun planned = box.tidepool({"--plan", path.string()}, steps_program(), args);
+  ASSERT_EQ(planned.exit_code, 0) << planned.err;
+  EXPECT_EQ(planned.checksum(), off.checksum());
+  const auto decisions = box.newest_decisions();
+  EXPECT_EQ(decisions.count(RecordTag::pool_hit), 3 * 24);  // the exit handler's steps too
+  EXPECT_EQ(decisions.hits_after_alloc, 3 * 24);
+  const ProgramRun online =
+      box.tidepool({"--optimize=pool,swap", "--plan-cache", "off"}, steps_program(), args);
+  EXPECT_EQ(online.exit_code, 0) << online.err;
+  EXPECT_EQ(online.checksum(), off.checksum());
+}
+
 TEST(OptimizeEndToEnd, PlanOfAnotherProgramIsRefused) {
   Sandbox box;
   const auto path = box.dir() / "other.json";

@@ -7,8 +7,10 @@
 // step, so that background planning keeps up), --threads N (the steps' driver calls are made by N
 // threads in turn, one call at a time and in the same order: the event stream stays the same, but
 // buffers are allocated, used and freed by different threads), --host-churn 1 (one more thread
-// allocates and frees pinned host memory all along, concurrently with the steps). Prints
-// "checksum: <16 hex digits>" over the final weights and every step's result.
+// allocates and frees pinned host memory all along, concurrently with the steps), --steps-at-exit N
+// (the last N steps, the final copies and frees are made by an exit handler, after the main
+// thread's thread-local objects are destroyed; one thread, no churn). Prints "checksum: <16 hex
+// digits>" over the final weights and every step's result.
 #include <cuda.h>
 
 #include <atomic>
@@ -143,49 +145,22 @@ long flag(int argc, char** argv, const char* name, long fallback) {
   return fallback;
 }
 
-}  // namespace
 
-int main(int argc, char** argv) {
-  const long steps = flag(argc, argv, "--steps", 20);
-  const unsigned elements = static_cast<unsigned>(flag(argc, argv, "--elements", 1 << 20));
-  const long change_at = flag(argc, argv, "--change-at", 0);
-  const bool capture = flag(argc, argv, "--capture", 0) != 0;
-  const long sleep_us = flag(argc, argv, "--sleep-us", 0);
-  const long threads = flag(argc, argv, "--threads", 1);
-  const bool host_churn = flag(argc, argv, "--host-churn", 0) != 0;
-  if (threads < 1) {
-    std::fprintf(stderr, "steps_program: --threads must be at least 1\n");
-    return 2;
-  }
-  const unsigned most = change_at > 0 ? 2 * elements : elements;
-
-  check(cuInit(0), "cuInit");
-  CUdevice device = 0;
-  check(cuDeviceGet(&device, 0), "cuDeviceGet");
-  CUcontext context = nullptr;
-  check(cuDevicePrimaryCtxRetain(&context, device), "cuDevicePrimaryCtxRetain");
-  check(cuCtxSetCurrent(context), "cuCtxSetCurrent");
-  CUmodule module = nullptr;
-  check(cuModuleLoadData(&module, "steps_program"), "cuModuleLoadData");
+// Everything the steps use, kept until the exit handler is done with it.
+struct Program {
+  long steps = 0;
+  unsigned elements = 0;
+  long change_at = 0;
+  bool capture = false;
+  long sleep_us = 0;
+  unsigned most = 0;
   Kernels k;
-  check(cuModuleGetFunction(&k.fill, module, "simcuda_test_fill"), "fill function");
-  check(cuModuleGetFunction(&k.axpy, module, "simcuda_test_axpy"), "axpy function");
   CUstream side = nullptr;
-  check(cuStreamCreate(&side, CU_STREAM_NON_BLOCKING), "cuStreamCreate");
-
   CUdeviceptr weights = 0, seed = 0, captured = 0;
-  check(cuMemAlloc(&weights, most * sizeof(float)), "weights");
-  check(cuMemAlloc(&seed, most * sizeof(float)), "seed");
-  check(cuMemAlloc(&captured, most * sizeof(float)), "captured");
-  check(cuMemsetD32(weights, 0, most), "memset weights");
-  check(cuMemsetD32(captured, 0, most), "memset captured");
-
   Checksum checksum;
-  std::vector<float> host(most);
-  std::optional<HostChurn> churn;
-  if (host_churn) churn.emplace(context);
-  Relay relay(threads, context);
-  for (long step = 1; step <= steps; ++step) {
+  std::vector<float> host;
+
+  void step(Relay& relay, long step) {
     const unsigned n = change_at > 0 && step >= change_at ? 2 * elements : elements;
     const size_t bytes = n * sizeof(float);
     const float value = 1.0f + 0.25f * static_cast<float>(step % 7);
@@ -218,15 +193,83 @@ int main(int argc, char** argv) {
     }
     if (sleep_us > 0) std::this_thread::sleep_for(std::chrono::microseconds(sleep_us));
   }
-  churn.reset();
-  check(cuMemcpyDtoH(host.data(), weights, most * sizeof(float)), "copy weights");
-  checksum.add(host.data(), most * sizeof(float));
-  check(cuMemcpyDtoH(host.data(), captured, most * sizeof(float)), "copy captured");
-  checksum.add(host.data(), most * sizeof(float));
-  check(cuMemFree(weights), "free weights");
-  check(cuMemFree(seed), "free seed");
-  check(cuMemFree(captured), "free captured");
-  check(cuStreamDestroy(side), "stream destroy");
-  std::printf("checksum: %016llx\n", static_cast<unsigned long long>(checksum.hash));
+
+  void finish() {
+    check(cuMemcpyDtoH(host.data(), weights, most * sizeof(float)), "copy weights");
+    checksum.add(host.data(), most * sizeof(float));
+    check(cuMemcpyDtoH(host.data(), captured, most * sizeof(float)), "copy captured");
+    checksum.add(host.data(), most * sizeof(float));
+    check(cuMemFree(weights), "free weights");
+    check(cuMemFree(seed), "free seed");
+    check(cuMemFree(captured), "free captured");
+    check(cuStreamDestroy(side), "stream destroy");
+    std::printf("checksum: %016llx\n", static_cast<unsigned long long>(checksum.hash));
+  }
+};
+
+Program* g_program = nullptr;  // for the exit handler
+long g_steps_at_exit = 0;
+
+void finish_at_exit() {
+  Relay relay(1, nullptr);
+  for (long step = g_program->steps - g_steps_at_exit + 1; step <= g_program->steps; ++step) g_program->step(relay, step);
+  g_program->finish();
+  std::fflush(stdout);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  static Program p;  // outlives main: the exit handler may still use it
+  p.steps = flag(argc, argv, "--steps", 20);
+  p.elements = static_cast<unsigned>(flag(argc, argv, "--elements", 1 << 20));
+  p.change_at = flag(argc, argv, "--change-at", 0);
+  p.capture = flag(argc, argv, "--capture", 0) != 0;
+  p.sleep_us = flag(argc, argv, "--sleep-us", 0);
+  const long threads = flag(argc, argv, "--threads", 1);
+  const bool host_churn = flag(argc, argv, "--host-churn", 0) != 0;
+  const long steps_at_exit = flag(argc, argv, "--steps-at-exit", 0);
+  if (threads < 1) {
+    std::fprintf(stderr, "steps_program: --threads must be at least 1\n");
+    return 2;
+  }
+  if (steps_at_exit < 0 || steps_at_exit > p.steps || (steps_at_exit > 0 && (threads > 1 || host_churn))) {
+    std::fprintf(stderr, "steps_program: --steps-at-exit must be within --steps, with one thread and no churn\n");
+    return 2;
+  }
+  p.most = p.change_at > 0 ? 2 * p.elements : p.elements;
+
+  check(cuInit(0), "cuInit");
+  CUdevice device = 0;
+  check(cuDeviceGet(&device, 0), "cuDeviceGet");
+  CUcontext context = nullptr;
+  check(cuDevicePrimaryCtxRetain(&context, device), "cuDevicePrimaryCtxRetain");
+  check(cuCtxSetCurrent(context), "cuCtxSetCurrent");
+  CUmodule module = nullptr;
+  check(cuModuleLoadData(&module, "steps_program"), "cuModuleLoadData");
+  check(cuModuleGetFunction(&p.k.fill, module, "simcuda_test_fill"), "fill function");
+  check(cuModuleGetFunction(&p.k.axpy, module, "simcuda_test_axpy"), "axpy function");
+  check(cuStreamCreate(&p.side, CU_STREAM_NON_BLOCKING), "cuStreamCreate");
+
+  check(cuMemAlloc(&p.weights, p.most * sizeof(float)), "weights");
+  check(cuMemAlloc(&p.seed, p.most * sizeof(float)), "seed");
+  check(cuMemAlloc(&p.captured, p.most * sizeof(float)), "captured");
+  check(cuMemsetD32(p.weights, 0, p.most), "memset weights");
+  check(cuMemsetD32(p.captured, 0, p.most), "memset captured");
+  p.host.resize(p.most);
+
+  {
+    std::optional<HostChurn> churn;
+    if (host_churn) churn.emplace(context);
+    Relay relay(threads, context);
+    for (long step = 1; step <= p.steps - steps_at_exit; ++step) p.step(relay, step);
+  }
+  if (steps_at_exit > 0) {
+    g_program = &p;
+    g_steps_at_exit = steps_at_exit;
+    std::atexit(finish_at_exit);  // registered after tidepool's, so it runs before tidepool stops
+    return 0;
+  }
+  p.finish();
   return 0;
 }

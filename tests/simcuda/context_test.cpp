@@ -54,6 +54,22 @@ TEST_F(SimcudaContext, CreatedContextsAndTheCurrentStack) {
   EXPECT_EQ(cuCtxPushCurrent(created), CUDA_ERROR_INVALID_CONTEXT);
 }
 
+// The stack is 64 deep (kept in trivially destructible thread-local storage, so that exit handlers
+// still find their context): one more push fails and changes nothing.
+TEST_F(SimcudaContext, CurrentStackIs64Deep) {
+  int pushed = 0;  // on top of the fixture's current context (and what earlier tests left)
+  while (pushed < 64 && cuCtxPushCurrent(context_) == CUDA_SUCCESS) ++pushed;
+  EXPECT_GE(pushed, 56);
+  EXPECT_LT(pushed, 64);
+  EXPECT_EQ(cuCtxPushCurrent(context_), CUDA_ERROR_OUT_OF_MEMORY);
+  CUcontext created = nullptr;
+  EXPECT_EQ(cuCtxCreate(&created, nullptr, 0, 0), CUDA_ERROR_OUT_OF_MEMORY);
+  for (; pushed > 0; --pushed) ASSERT_CU(cuCtxPopCurrent(nullptr));
+  CUcontext current = nullptr;
+  ASSERT_CU(cuCtxGetCurrent(&current));
+  EXPECT_EQ(current, context_);
+}
+
 TEST_F(SimcudaContext, ThePrimaryContextIsShared) {
   CUcontext again = nullptr;
   ASSERT_CU(cuDevicePrimaryCtxRetain(&again, 0));

@@ -2,6 +2,7 @@
 #include "tools/simcuda/src/context.h"
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <mutex>
 #include <set>
@@ -25,7 +26,12 @@ Registry& registry() {
   return instance;
 }
 
-thread_local std::vector<Context*> current_stack;
+// The thread's stack of current contexts: trivially destructible, so that driver calls made from
+// exit handlers (after the thread's thread-local objects are destroyed) still find their context,
+// as with a real driver. Deeper pushes than this fail.
+constexpr size_t kMaxCurrentDepth = 64;
+thread_local std::array<Context*, kMaxCurrentDepth> current_stack;
+thread_local size_t current_depth = 0;
 
 }  // namespace
 
@@ -35,7 +41,7 @@ Context::Context(unsigned f, bool p) : flags(f), primary(p), id(next_context_id+
 
 CUresult require_init() { return initialized() ? CUDA_SUCCESS : CUDA_ERROR_NOT_INITIALIZED; }
 
-Context* current_context() { return current_stack.empty() ? nullptr : current_stack.back(); }
+Context* current_context() { return current_depth == 0 ? nullptr : current_stack[current_depth - 1]; }
 
 CUresult require_context(Context*& out) {
   if (const CUresult r = require_init(); r != CUDA_SUCCESS) return r;
@@ -85,13 +91,20 @@ void destroy_context(Context& context) {
   delete &context;
 }
 
-void push_current(Context* context) { current_stack.push_back(context); }
-
-void pop_current() {
-  if (!current_stack.empty()) current_stack.pop_back();
+bool push_current(Context* context) {
+  if (current_depth == kMaxCurrentDepth) return false;
+  current_stack[current_depth++] = context;
+  return true;
 }
 
-void forget_current(Context* context) { std::erase(current_stack, context); }
+void pop_current() {
+  if (current_depth > 0) --current_depth;
+}
+
+void forget_current(Context* context) {
+  const auto end = std::remove(current_stack.begin(), current_stack.begin() + static_cast<std::ptrdiff_t>(current_depth), context);
+  current_depth = static_cast<size_t>(end - current_stack.begin());
+}
 
 void retain_primary() {
   primary_context();

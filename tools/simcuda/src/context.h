@@ -43,7 +43,8 @@ Context& create_context(unsigned flags);
 void destroy_context(Context& context);  // after its work is done and its streams closed
 
 // The calling thread's stack of current contexts.
-void push_current(Context* context);
+// False when the thread's stack is full (64 deep).
+bool push_current(Context* context);
 void pop_current();
 void forget_current(Context* context);  // removes it from this thread's stack
 

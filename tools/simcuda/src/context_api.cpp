@@ -16,7 +16,10 @@ CUresult create_and_push(CUcontext* pctx, unsigned flags, CUdevice dev) {
   if (const CUresult r = check_device(dev); r != CUDA_SUCCESS) return r;
   if (pctx == nullptr) return CUDA_ERROR_INVALID_VALUE;
   Context& ctx = create_context(flags);
-  push_current(&ctx);
+  if (!push_current(&ctx)) {
+    destroy_context(ctx);
+    return CUDA_ERROR_OUT_OF_MEMORY;
+  }
   *pctx = ctx.handle();
   return CUDA_SUCCESS;
 }
@@ -55,7 +58,7 @@ SIMCUDA_API CUresult cuCtxSetCurrent(CUcontext handle) {
     Context* ctx = nullptr;
     if (handle != nullptr && (ctx = find_context(handle)) == nullptr) return CUDA_ERROR_INVALID_CONTEXT;
     pop_current();
-    if (ctx != nullptr) push_current(ctx);
+    if (ctx != nullptr) push_current(ctx);  // fits: one was just popped
     return CUDA_SUCCESS;
   });
 }
@@ -75,8 +78,7 @@ SIMCUDA_API CUresult cuCtxPushCurrent_v2(CUcontext handle) {
     if (const CUresult r = require_init(); r != CUDA_SUCCESS) return r;
     Context* ctx = find_context(handle);
     if (ctx == nullptr) return CUDA_ERROR_INVALID_CONTEXT;
-    push_current(ctx);
-    return CUDA_SUCCESS;
+    return push_current(ctx) ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY;
   });
 }
 

@@ -23,8 +23,10 @@ class Recorder {
   // driver_version is asked only when the recorder starts.
   static Recorder* get(int (*driver_version)() = nullptr);
 
-  // Ids unique in this trace.
+  // Ids unique in this trace (allocation ids are not dense: blocks may be left partly unused).
   uint64_t next_alloc_id() { return next_alloc_id_.fetch_add(1, std::memory_order_relaxed); }
+  // The first of `count` consecutive allocation ids, all the caller's.
+  uint64_t reserve_alloc_ids(uint64_t count) { return next_alloc_id_.fetch_add(count, std::memory_order_relaxed); }
   uint64_t next_op_id() { return next_op_id_.fetch_add(1, std::memory_order_relaxed); }
 
   // Records one event (sequence number, time and thread filled in here). `event.record` is left

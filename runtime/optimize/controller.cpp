@@ -85,7 +85,7 @@ CUresult Controller::allocate(const AllocRequest& request, CUdeviceptr* address,
           outcome.source = Source::arena;
           outcome.slot = slot;
           outcome.pool = &pool;
-          outcome.alloc_id = recorder->next_alloc_id();
+          outcome.alloc_id = s.take_served_id(*recorder);
           outcome.arena_offset = pool.offset_of(slot);
           outcome.device = s.device;
           s.add_reusing_node(outcome.alloc_id, {served, request.bytes, Source::arena, slot, &pool,

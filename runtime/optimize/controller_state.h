@@ -141,6 +141,19 @@ class Controller::State {
   std::pmr::unordered_map<uint64_t, uint64_t> by_program_ordinal{&node_memory};
   std::pmr::unordered_map<CUdeviceptr, uint64_t> swap_ids{&node_memory};         // base -> alloc id
   uint64_t next_program_ordinal = 0;
+  // The fast path's allocation ids, taken from the recorder a block at a time: one atomic
+  // increment per block instead of one per served allocation.
+  uint64_t take_served_id(Recorder& recorder) {
+    if (served_ids_left == 0) {
+      served_id_next = recorder.reserve_alloc_ids(kServedIdBlock);
+      served_ids_left = kServedIdBlock;
+    }
+    --served_ids_left;
+    return served_id_next++;
+  }
+  static constexpr uint64_t kServedIdBlock = 64;
+  uint64_t served_id_next = 0;
+  uint64_t served_ids_left = 0;
   uint64_t driver_bytes = 0;  // live counted allocations the driver served
   StreamOrder streams;  // the streams the program's work has used
 

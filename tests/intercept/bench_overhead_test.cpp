@@ -1,0 +1,38 @@
+// `tidepool bench overhead` runs its probe in every configuration and prints both tables, the
+// fast path's with both clocks (a smoke test with few calls: the figures themselves are the
+// benchmark's business, not a test's).
+#include <gtest/gtest.h>
+
+#include <regex>
+#include <string>
+
+#include "tests/support/files.h"
+#include "tests/support/subprocess.h"
+
+namespace {
+
+using tidepool::test_support::child_environment;
+using tidepool::test_support::run_process;
+
+TEST(BenchOverhead, PrintsBothTablesWithEveryConfiguration) {
+  tidepool::test_support::TempDir dir("tidepool-bench-overhead");
+  const auto run = run_process({std::string(TIDEPOOL_BINARY_DIR) + "/bin/tidepool", "bench", "overhead", "--launches",
+                                "2000", "--pairs", "2000", "--steps", "2048", "--repeat", "1"},
+                               child_environment({"TIDEPOOL_", "LD_PRELOAD="}, {}), dir.path());
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const std::string number = R"(\s+[0-9]+\.[0-9])";
+  for (const std::string label : {"without tidepool", "tidepool, stacks off", "tidepool, stacks on"}) {
+    EXPECT_TRUE(std::regex_search(run.out, std::regex(label + number + number + number + number)))
+        << label << "\n" << run.out;
+  }
+  for (const std::string label : {"tidepool recording, stacks off", "tidepool --optimize=pool, stacks off"}) {
+    EXPECT_TRUE(std::regex_search(run.out, std::regex(label + number + number + number + number)))
+        << label << "\n" << run.out;
+  }
+  EXPECT_TRUE(std::regex_search(run.out, std::regex(R"(served from the plan: [0-9.]+% of the allocations)")))
+      << run.out;
+  EXPECT_TRUE(std::regex_search(run.out, std::regex(R"(CPU time: (met|missed); wall clock: (met|missed))")))
+      << run.out;
+}
+
+}  // namespace

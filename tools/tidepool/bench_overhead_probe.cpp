@@ -62,13 +62,16 @@ Kernel find_kernel(CUmodule module) {
 
 // Holds the stream's worker in a host function while a batch is issued, as a busy GPU holds its
 // queue: launches then only queue work, as on a real driver, instead of waking an idle simulated
-// worker at each call (a cost of simcuda's threads, not of the driver or of tidepool).
+// worker at each call (a cost of simcuda's threads, not of the driver or of tidepool). Its end
+// releases the worker and waits for the queued work: the host function reads the object until
+// it returns.
 class BusyDevice {
  public:
   BusyDevice() { check(cuLaunchHostFunc(nullptr, &hold, this), "cuLaunchHostFunc"); }
   ~BusyDevice() {
     released_.store(true, std::memory_order_release);
     released_.notify_one();
+    check(cuCtxSynchronize(), "cuCtxSynchronize");
   }
   BusyDevice(const BusyDevice&) = delete;
   BusyDevice& operator=(const BusyDevice&) = delete;
@@ -97,7 +100,6 @@ double time_launches(const Kernel& k, std::array<CUdeviceptr, 8>& buffers, long 
       for (long i = 0; i < batch; ++i) check(cuLaunchKernel(k.function, 1, 1, 1, 32, 1, 1, 0, nullptr, params, nullptr), "launch");
       total += now_ns() - start;
     }
-    check(cuCtxSynchronize(), "cuCtxSynchronize");
   }
   return total / static_cast<double>(count);
 }

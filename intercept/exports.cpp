@@ -2,7 +2,8 @@
 //
 // The wrapper has exactly the signature of the symbol's PFN_ type. It finds the real function of
 // the same symbol, and calls the API's hook with it, unless this thread is already inside a hook
-// (then it calls the real function straight away). Exported symbols are tiny trampolines that jump
+// (then it calls the real function straight away). A hook that throws gets the driver's answer
+// returned instead (hook_failure.h). Exported symbols are tiny trampolines that jump
 // through a pointer to the wrapper: that way the list, not a hand-written signature, defines each
 // symbol. Only these symbols, dlsym and the NVTX injection entry are exported (exports.map).
 #include <cuda.h>
@@ -11,6 +12,7 @@
 #include <array>
 
 #include "intercept/hook_abi.h"
+#include "intercept/hook_failure.h"
 #include "intercept/hook_index.h"
 #include "intercept/hook_scope.h"
 #include "intercept/hook_table.h"
@@ -32,7 +34,8 @@ struct Wrapper<R(CUDAAPI*)(Args...)> {
     if (real == nullptr) return CUDA_ERROR_NOT_INITIALIZED;  // no driver: said once at load
     const HookScope scope;
     if (scope.nested()) return real(args...);
-    return hook(Real<Pfn>{real, mode}, args...);
+    const auto symbol = [] { return hook_rows()[static_cast<size_t>(index)].symbol; };
+    return run_hook(symbol, Real<Pfn>{real, mode}, hook, args...);
   }
 };
 

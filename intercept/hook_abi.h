@@ -7,16 +7,35 @@
 #include <cuda.h>
 #include <cudaTypedefs.h>
 
+#include <utility>
+
 #include "intercept/hook_list.h"
 
 namespace tidepool::intercept {
 
 enum class StreamMode { legacy, per_thread };
 
+// Whether the program's own call was made in the current hook, and what the driver answered: a
+// hook that fails midway (an exception, host memory exhausted) returns that answer, or makes the
+// call then (exports.cpp). Trivially destructible: usable from exit handlers.
+struct DriverAnswer {
+  bool given = false;
+  CUresult result = CUDA_SUCCESS;
+};
+inline thread_local DriverAnswer t_driver_answer;
+
 template <class Pfn>
 struct Real {
   Pfn fn;
   StreamMode mode;
+
+  // Makes the program's call.
+  template <class... Args>
+  CUresult operator()(Args&&... args) const {
+    const CUresult result = fn(std::forward<Args>(args)...);
+    t_driver_answer = {true, result};
+    return result;
+  }
 
   // The stream a call on `stream` really uses: handle 0 means the per-thread default stream in
   // the _ptsz/_ptds variants and the legacy default stream otherwise.

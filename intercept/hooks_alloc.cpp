@@ -10,9 +10,9 @@ using trace::AllocKind;
 
 CUresult on_cuMemAlloc(const Real<PFN_cuMemAlloc_v3020>& real, CUdeviceptr* dptr, size_t bytes) {
   if (auto* o = optimizer()) {
-    return allocate_optimized(*o, AllocKind::device, dptr, bytes, nullptr, 0, [&] { return real.fn(dptr, bytes); });
+    return allocate_optimized(*o, AllocKind::device, dptr, bytes, nullptr, 0, [&] { return real(dptr, bytes); });
   }
-  const CUresult r = real.fn(dptr, bytes);
+  const CUresult r = real(dptr, bytes);
   if (r == CUDA_SUCCESS) {
     if (auto* rec = recorder()) record_alloc(*rec, AllocKind::device, *dptr, bytes);
   }
@@ -21,7 +21,7 @@ CUresult on_cuMemAlloc(const Real<PFN_cuMemAlloc_v3020>& real, CUdeviceptr* dptr
 
 CUresult on_cuMemAllocPitch(const Real<PFN_cuMemAllocPitch_v3020>& real, CUdeviceptr* dptr, size_t* pitch,
                             size_t width, size_t height, unsigned int element_bytes) {
-  const CUresult r = real.fn(dptr, pitch, width, height, element_bytes);
+  const CUresult r = real(dptr, pitch, width, height, element_bytes);
   if (r == CUDA_SUCCESS) {
     if (auto* rec = recorder()) {
       const uint64_t id = record_alloc(*rec, AllocKind::device_pitched, *dptr, *pitch * height);
@@ -35,9 +35,9 @@ CUresult on_cuMemAllocAsync(const Real<PFN_cuMemAllocAsync_v11020>& real, CUdevi
                             CUstream stream) {
   if (auto* o = optimizer()) {
     return allocate_optimized(*o, AllocKind::stream_ordered, dptr, bytes, real.effective_stream(stream), 0,
-                              [&] { return real.fn(dptr, bytes, stream); });
+                              [&] { return real(dptr, bytes, stream); });
   }
-  const CUresult r = real.fn(dptr, bytes, stream);
+  const CUresult r = real(dptr, bytes, stream);
   if (r == CUDA_SUCCESS) {
     if (auto* rec = recorder()) {
       record_alloc(*rec, AllocKind::stream_ordered, *dptr, bytes, handle_u64(real.effective_stream(stream)));
@@ -50,9 +50,9 @@ CUresult on_cuMemAllocFromPoolAsync(const Real<PFN_cuMemAllocFromPoolAsync_v1102
                                     size_t bytes, CUmemoryPool pool, CUstream stream) {
   if (auto* o = optimizer()) {
     return allocate_optimized(*o, AllocKind::pool, dptr, bytes, real.effective_stream(stream), handle_u64(pool),
-                              [&] { return real.fn(dptr, bytes, pool, stream); });
+                              [&] { return real(dptr, bytes, pool, stream); });
   }
-  const CUresult r = real.fn(dptr, bytes, pool, stream);
+  const CUresult r = real(dptr, bytes, pool, stream);
   if (r == CUDA_SUCCESS) {
     if (auto* rec = recorder()) {
       record_alloc(*rec, AllocKind::pool, *dptr, bytes, handle_u64(real.effective_stream(stream)), handle_u64(pool));
@@ -62,20 +62,20 @@ CUresult on_cuMemAllocFromPoolAsync(const Real<PFN_cuMemAllocFromPoolAsync_v1102
 }
 
 CUresult on_cuMemFree(const Real<PFN_cuMemFree_v3020>& real, CUdeviceptr dptr) {
-  if (auto* o = optimizer()) return optimized_free(*o, dptr, nullptr, false, [&] { return real.fn(dptr); });
-  return free_at(recorder(), dptr, 0, [&] { return real.fn(dptr); });
+  if (auto* o = optimizer()) return optimized_free(*o, dptr, nullptr, false, [&] { return real(dptr); });
+  return free_at(recorder(), dptr, 0, [&] { return real(dptr); });
 }
 
 CUresult on_cuMemFreeAsync(const Real<PFN_cuMemFreeAsync_v11020>& real, CUdeviceptr dptr, CUstream stream) {
   if (auto* o = optimizer()) {
-    return optimized_free(*o, dptr, real.effective_stream(stream), true, [&] { return real.fn(dptr, stream); });
+    return optimized_free(*o, dptr, real.effective_stream(stream), true, [&] { return real(dptr, stream); });
   }
-  return free_at(recorder(), dptr, handle_u64(real.effective_stream(stream)), [&] { return real.fn(dptr, stream); });
+  return free_at(recorder(), dptr, handle_u64(real.effective_stream(stream)), [&] { return real(dptr, stream); });
 }
 
 CUresult on_cuMemAllocManaged(const Real<PFN_cuMemAllocManaged_v6000>& real, CUdeviceptr* dptr, size_t bytes,
                               unsigned int flags) {
-  const CUresult r = real.fn(dptr, bytes, flags);
+  const CUresult r = real(dptr, bytes, flags);
   if (r == CUDA_SUCCESS) {
     if (auto* rec = recorder()) record_alloc(*rec, AllocKind::managed, *dptr, bytes);
   }
@@ -83,7 +83,7 @@ CUresult on_cuMemAllocManaged(const Real<PFN_cuMemAllocManaged_v6000>& real, CUd
 }
 
 CUresult on_cuMemAllocHost(const Real<PFN_cuMemAllocHost_v3020>& real, void** pp, size_t bytes) {
-  const CUresult r = real.fn(pp, bytes);
+  const CUresult r = real(pp, bytes);
   if (r == CUDA_SUCCESS) {
     if (auto* rec = recorder()) record_alloc(*rec, AllocKind::host_pinned, as_u64(*pp), bytes);
   }
@@ -91,7 +91,7 @@ CUresult on_cuMemAllocHost(const Real<PFN_cuMemAllocHost_v3020>& real, void** pp
 }
 
 CUresult on_cuMemHostAlloc(const Real<PFN_cuMemHostAlloc_v2020>& real, void** pp, size_t bytes, unsigned int flags) {
-  const CUresult r = real.fn(pp, bytes, flags);
+  const CUresult r = real(pp, bytes, flags);
   if (r == CUDA_SUCCESS) {
     if (auto* rec = recorder()) record_alloc(*rec, AllocKind::host_pinned, as_u64(*pp), bytes);
   }
@@ -99,12 +99,12 @@ CUresult on_cuMemHostAlloc(const Real<PFN_cuMemHostAlloc_v2020>& real, void** pp
 }
 
 CUresult on_cuMemFreeHost(const Real<PFN_cuMemFreeHost_v2000>& real, void* p) {
-  return free_at(recorder(), as_u64(p), 0, [&] { return real.fn(p); });
+  return free_at(recorder(), as_u64(p), 0, [&] { return real(p); });
 }
 
 CUresult on_cuMemHostRegister(const Real<PFN_cuMemHostRegister_v6050>& real, void* p, size_t bytes,
                               unsigned int flags) {
-  const CUresult r = real.fn(p, bytes, flags);
+  const CUresult r = real(p, bytes, flags);
   if (r == CUDA_SUCCESS) {
     if (auto* rec = recorder()) record_alloc(*rec, AllocKind::host_registered, as_u64(p), bytes);
   }
@@ -112,13 +112,13 @@ CUresult on_cuMemHostRegister(const Real<PFN_cuMemHostRegister_v6050>& real, voi
 }
 
 CUresult on_cuMemHostUnregister(const Real<PFN_cuMemHostUnregister_v4000>& real, void* p) {
-  return free_at(recorder(), as_u64(p), 0, [&] { return real.fn(p); });
+  return free_at(recorder(), as_u64(p), 0, [&] { return real(p); });
 }
 
 // Imported memory: its size is the driver's answer about the range.
 CUresult on_cuIpcOpenMemHandle(const Real<PFN_cuIpcOpenMemHandle_v11000>& real, CUdeviceptr* dptr,
                                CUipcMemHandle handle, unsigned int flags) {
-  const CUresult r = real.fn(dptr, handle, flags);
+  const CUresult r = real(dptr, handle, flags);
   if (r == CUDA_SUCCESS) {
     if (auto* rec = recorder()) record_alloc(*rec, AllocKind::imported, *dptr, imported_size(*dptr));
   }
@@ -126,12 +126,12 @@ CUresult on_cuIpcOpenMemHandle(const Real<PFN_cuIpcOpenMemHandle_v11000>& real, 
 }
 
 CUresult on_cuIpcCloseMemHandle(const Real<PFN_cuIpcCloseMemHandle_v4010>& real, CUdeviceptr dptr) {
-  return free_at(recorder(), dptr, 0, [&] { return real.fn(dptr); });
+  return free_at(recorder(), dptr, 0, [&] { return real(dptr); });
 }
 
 CUresult on_cuMemPoolImportPointer(const Real<PFN_cuMemPoolImportPointer_v11020>& real, CUdeviceptr* dptr,
                                    CUmemoryPool pool, CUmemPoolPtrExportData* data) {
-  const CUresult r = real.fn(dptr, pool, data);
+  const CUresult r = real(dptr, pool, data);
   if (r == CUDA_SUCCESS) {
     if (auto* rec = recorder()) record_alloc(*rec, AllocKind::imported, *dptr, imported_size(*dptr), 0, handle_u64(pool));
   }

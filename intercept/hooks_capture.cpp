@@ -42,19 +42,19 @@ CUresult note_answer(CUresult r, uint64_t stream, const CUstreamCaptureStatus* s
 
 CUresult on_cuStreamBeginCapture(const Real<PFN_cuStreamBeginCapture_v10010>& real, CUstream stream,
                                  CUstreamCaptureMode mode) {
-  return begin_capture(handle_u64(real.effective_stream(stream)), mode, [&] { return real.fn(stream, mode); });
+  return begin_capture(handle_u64(real.effective_stream(stream)), mode, [&] { return real(stream, mode); });
 }
 
 CUresult on_cuStreamBeginCaptureToGraph(const Real<PFN_cuStreamBeginCaptureToGraph_v12030>& real, CUstream stream,
                                         CUgraph graph, const CUgraphNode* deps, const CUgraphEdgeData* edges,
                                         size_t dep_count, CUstreamCaptureMode mode) {
   return begin_capture(handle_u64(real.effective_stream(stream)), mode,
-                       [&] { return real.fn(stream, graph, deps, edges, dep_count, mode); });
+                       [&] { return real(stream, graph, deps, edges, dep_count, mode); });
 }
 
 CUresult on_cuStreamEndCapture(const Real<PFN_cuStreamEndCapture_v10000>& real, CUstream stream, CUgraph* graph) {
   const uint64_t s = handle_u64(real.effective_stream(stream));
-  const CUresult r = real.fn(stream, graph);
+  const CUresult r = real(stream, graph);
   if (r == CUDA_SUCCESS) {
     capture_state().end(s);
   } else {
@@ -68,33 +68,33 @@ CUresult on_cuStreamEndCapture(const Real<PFN_cuStreamEndCapture_v10000>& real, 
 
 CUresult on_cuStreamIsCapturing(const Real<PFN_cuStreamIsCapturing_v10000>& real, CUstream stream,
                                 CUstreamCaptureStatus* status) {
-  return note_answer(real.fn(stream, status), handle_u64(real.effective_stream(stream)), status, nullptr);
+  return note_answer(real(stream, status), handle_u64(real.effective_stream(stream)), status, nullptr);
 }
 
 CUresult on_cuStreamGetCaptureInfo(const Real<PFN_cuStreamGetCaptureInfo_v10010>& real, CUstream stream,
                                    CUstreamCaptureStatus* status, cuuint64_t* id) {
-  return note_answer(real.fn(stream, status, id), handle_u64(real.effective_stream(stream)), status, id);
+  return note_answer(real(stream, status, id), handle_u64(real.effective_stream(stream)), status, id);
 }
 
 CUresult on_cuStreamGetCaptureInfo(const Real<PFN_cuStreamGetCaptureInfo_v11030>& real, CUstream stream,
                                    CUstreamCaptureStatus* status, cuuint64_t* id, CUgraph* graph,
                                    const CUgraphNode** deps, size_t* dep_count) {
-  return note_answer(real.fn(stream, status, id, graph, deps, dep_count), handle_u64(real.effective_stream(stream)),
+  return note_answer(real(stream, status, id, graph, deps, dep_count), handle_u64(real.effective_stream(stream)),
                      status, id);
 }
 
 CUresult on_cuStreamGetCaptureInfo(const Real<PFN_cuStreamGetCaptureInfo_v12030>& real, CUstream stream,
                                    CUstreamCaptureStatus* status, cuuint64_t* id, CUgraph* graph,
                                    const CUgraphNode** deps, const CUgraphEdgeData** edges, size_t* dep_count) {
-  return note_answer(real.fn(stream, status, id, graph, deps, edges, dep_count),
+  return note_answer(real(stream, status, id, graph, deps, edges, dep_count),
                      handle_u64(real.effective_stream(stream)), status, id);
 }
 
 CUresult on_cuThreadExchangeStreamCaptureMode(const Real<PFN_cuThreadExchangeStreamCaptureMode_v10010>& real,
                                               CUstreamCaptureMode* mode) {
-  if (mode == nullptr) return real.fn(mode);
+  if (mode == nullptr) return real(mode);
   const CUstreamCaptureMode wanted = *mode;
-  const CUresult r = real.fn(mode);
+  const CUresult r = real(mode);
   if (r == CUDA_SUCCESS) {
     if (auto* rec = recorder()) {
       rec->record(trace::CaptureMode{static_cast<uint32_t>(wanted), static_cast<uint32_t>(*mode)});

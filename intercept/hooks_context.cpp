@@ -68,7 +68,7 @@ void record_module_load(uint64_t module, const char* path) {
 
 CUresult on_cuCtxCreate(const Real<PFN_cuCtxCreate_v12050>& real, CUcontext* context, CUctxCreateParams* params,
                         unsigned int flags, CUdevice device) {
-  const CUresult r = real.fn(context, params, flags, device);
+  const CUresult r = real(context, params, flags, device);
   if (r == CUDA_SUCCESS) {
     if (auto* rec = recorder()) rec->record(trace::ContextCreate{handle_u64(*context), device, false});
   }
@@ -77,7 +77,7 @@ CUresult on_cuCtxCreate(const Real<PFN_cuCtxCreate_v12050>& real, CUcontext* con
 
 CUresult on_cuDevicePrimaryCtxRetain(const Real<PFN_cuDevicePrimaryCtxRetain_v7000>& real, CUcontext* context,
                                      CUdevice device) {
-  const CUresult r = real.fn(context, device);
+  const CUresult r = real(context, device);
   if (r == CUDA_SUCCESS && primary_contexts().remember(device, handle_u64(*context))) {
     if (auto* rec = recorder()) rec->record(trace::ContextCreate{handle_u64(*context), device, true});
   }
@@ -86,7 +86,7 @@ CUresult on_cuDevicePrimaryCtxRetain(const Real<PFN_cuDevicePrimaryCtxRetain_v70
 
 CUresult on_cuCtxDestroy(const Real<PFN_cuCtxDestroy_v4000>& real, CUcontext context) {
   const int32_t device = device_of(context);
-  const CUresult r = real.fn(context);
+  const CUresult r = real(context);
   if (r == CUDA_SUCCESS) {
     if (auto* rec = recorder()) {
       forget_context(handle_u64(context));
@@ -97,7 +97,7 @@ CUresult on_cuCtxDestroy(const Real<PFN_cuCtxDestroy_v4000>& real, CUcontext con
 }
 
 CUresult on_cuDevicePrimaryCtxReset(const Real<PFN_cuDevicePrimaryCtxReset_v11000>& real, CUdevice device) {
-  const CUresult r = real.fn(device);
+  const CUresult r = real(device);
   if (r == CUDA_SUCCESS) {
     if (auto* rec = recorder()) {
       const uint64_t context = primary_contexts().of(device);
@@ -109,27 +109,27 @@ CUresult on_cuDevicePrimaryCtxReset(const Real<PFN_cuDevicePrimaryCtxReset_v1100
 }
 
 CUresult on_cuModuleLoad(const Real<PFN_cuModuleLoad_v2000>& real, CUmodule* module, const char* path) {
-  const CUresult r = real.fn(module, path);
+  const CUresult r = real(module, path);
   if (r == CUDA_SUCCESS) record_module_load(handle_u64(*module), path);
   return r;
 }
 
 CUresult on_cuModuleLoadData(const Real<PFN_cuModuleLoadData_v2000>& real, CUmodule* module, const void* image) {
-  const CUresult r = real.fn(module, image);
+  const CUresult r = real(module, image);
   if (r == CUDA_SUCCESS) record_module_load(handle_u64(*module), nullptr);
   return r;
 }
 
 CUresult on_cuModuleLoadDataEx(const Real<PFN_cuModuleLoadDataEx_v2010>& real, CUmodule* module, const void* image,
                                unsigned int count, CUjit_option* options, void** values) {
-  const CUresult r = real.fn(module, image, count, options, values);
+  const CUresult r = real(module, image, count, options, values);
   if (r == CUDA_SUCCESS) record_module_load(handle_u64(*module), nullptr);
   return r;
 }
 
 CUresult on_cuModuleLoadFatBinary(const Real<PFN_cuModuleLoadFatBinary_v2000>& real, CUmodule* module,
                                   const void* image) {
-  const CUresult r = real.fn(module, image);
+  const CUresult r = real(module, image);
   if (r == CUDA_SUCCESS) record_module_load(handle_u64(*module), nullptr);
   return r;
 }
@@ -137,7 +137,7 @@ CUresult on_cuModuleLoadFatBinary(const Real<PFN_cuModuleLoadFatBinary_v2000>& r
 CUresult on_cuLibraryLoadData(const Real<PFN_cuLibraryLoadData_v12000>& real, CUlibrary* library, const void* code,
                               CUjit_option* jit_options, void** jit_values, unsigned int jit_count,
                               CUlibraryOption* options, void** option_values, unsigned int option_count) {
-  const CUresult r = real.fn(library, code, jit_options, jit_values, jit_count, options, option_values, option_count);
+  const CUresult r = real(library, code, jit_options, jit_values, jit_count, options, option_values, option_count);
   if (r == CUDA_SUCCESS) record_module_load(handle_u64(*library), nullptr);
   return r;
 }
@@ -146,20 +146,20 @@ CUresult on_cuLibraryLoadFromFile(const Real<PFN_cuLibraryLoadFromFile_v12000>& 
                                   const char* path, CUjit_option* jit_options, void** jit_values,
                                   unsigned int jit_count, CUlibraryOption* options, void** option_values,
                                   unsigned int option_count) {
-  const CUresult r = real.fn(library, path, jit_options, jit_values, jit_count, options, option_values, option_count);
+  const CUresult r = real(library, path, jit_options, jit_values, jit_count, options, option_values, option_count);
   if (r == CUDA_SUCCESS) record_module_load(handle_u64(*library), path);
   return r;
 }
 
 // Function handles of an unloaded module may come back for other functions: forget their layouts.
 CUresult on_cuModuleUnload(const Real<PFN_cuModuleUnload_v2000>& real, CUmodule module) {
-  const CUresult r = real.fn(module);
+  const CUresult r = real(module);
   if (r == CUDA_SUCCESS) forget_function_infos();
   return r;
 }
 
 CUresult on_cuLibraryUnload(const Real<PFN_cuLibraryUnload_v12000>& real, CUlibrary library) {
-  const CUresult r = real.fn(library);
+  const CUresult r = real(library);
   if (r == CUDA_SUCCESS) forget_function_infos();
   return r;
 }

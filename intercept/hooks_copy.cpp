@@ -135,102 +135,102 @@ CUresult record_batch(CUdeviceptr* dsts, CUdeviceptr* srcs, size_t* sizes, size_
 
 CUresult on_cuMemcpy(const Real<PFN_cuMemcpy_v4000>& real, CUdeviceptr dst, CUdeviceptr src, size_t n) {
   const trace::Copy c = unified_copy(src, dst, n, false);
-  return record_transfer(c, real.effective_stream(nullptr), [&] { return real.fn(dst, src, n); }, payload_if_h2d(c, src), n);
+  return record_transfer(c, real.effective_stream(nullptr), [&] { return real(dst, src, n); }, payload_if_h2d(c, src), n);
 }
 
 CUresult on_cuMemcpyAsync(const Real<PFN_cuMemcpyAsync_v4000>& real, CUdeviceptr dst, CUdeviceptr src, size_t n,
                           CUstream stream) {
   const trace::Copy c = unified_copy(src, dst, n, true);
-  return record_transfer(c, real.effective_stream(stream), [&] { return real.fn(dst, src, n, stream); },
+  return record_transfer(c, real.effective_stream(stream), [&] { return real(dst, src, n, stream); },
                          payload_if_h2d(c, src), n);
 }
 
 CUresult on_cuMemcpyPeer(const Real<PFN_cuMemcpyPeer_v4000>& real, CUdeviceptr dst, CUcontext dst_ctx,
                          CUdeviceptr src, CUcontext src_ctx, size_t n) {
   return record_transfer(linear_copy(CopyKind::peer, src, dst, n, false), real.effective_stream(nullptr),
-                         [&] { return real.fn(dst, dst_ctx, src, src_ctx, n); });
+                         [&] { return real(dst, dst_ctx, src, src_ctx, n); });
 }
 
 CUresult on_cuMemcpyPeerAsync(const Real<PFN_cuMemcpyPeerAsync_v4000>& real, CUdeviceptr dst, CUcontext dst_ctx,
                               CUdeviceptr src, CUcontext src_ctx, size_t n, CUstream stream) {
   return record_transfer(linear_copy(CopyKind::peer, src, dst, n, true), real.effective_stream(stream),
-                         [&] { return real.fn(dst, dst_ctx, src, src_ctx, n, stream); });
+                         [&] { return real(dst, dst_ctx, src, src_ctx, n, stream); });
 }
 
 CUresult on_cuMemcpyHtoD(const Real<PFN_cuMemcpyHtoD_v3020>& real, CUdeviceptr dst, const void* src, size_t n) {
   return record_transfer(linear_copy(CopyKind::host_to_device, as_u64(src), dst, n, false),
-                         real.effective_stream(nullptr), [&] { return real.fn(dst, src, n); }, src, n);
+                         real.effective_stream(nullptr), [&] { return real(dst, src, n); }, src, n);
 }
 
 CUresult on_cuMemcpyDtoH(const Real<PFN_cuMemcpyDtoH_v3020>& real, void* dst, CUdeviceptr src, size_t n) {
   return record_transfer(linear_copy(CopyKind::device_to_host, src, as_u64(dst), n, false),
-                         real.effective_stream(nullptr), [&] { return real.fn(dst, src, n); });
+                         real.effective_stream(nullptr), [&] { return real(dst, src, n); });
 }
 
 CUresult on_cuMemcpyDtoD(const Real<PFN_cuMemcpyDtoD_v3020>& real, CUdeviceptr dst, CUdeviceptr src, size_t n) {
   return record_transfer(linear_copy(CopyKind::device_to_device, src, dst, n, false), real.effective_stream(nullptr),
-                         [&] { return real.fn(dst, src, n); });
+                         [&] { return real(dst, src, n); });
 }
 
 CUresult on_cuMemcpyHtoDAsync(const Real<PFN_cuMemcpyHtoDAsync_v3020>& real, CUdeviceptr dst, const void* src,
                               size_t n, CUstream stream) {
   return record_transfer(linear_copy(CopyKind::host_to_device, as_u64(src), dst, n, true),
-                         real.effective_stream(stream), [&] { return real.fn(dst, src, n, stream); }, src, n);
+                         real.effective_stream(stream), [&] { return real(dst, src, n, stream); }, src, n);
 }
 
 CUresult on_cuMemcpyDtoHAsync(const Real<PFN_cuMemcpyDtoHAsync_v3020>& real, void* dst, CUdeviceptr src, size_t n,
                               CUstream stream) {
   return record_transfer(linear_copy(CopyKind::device_to_host, src, as_u64(dst), n, true),
-                         real.effective_stream(stream), [&] { return real.fn(dst, src, n, stream); });
+                         real.effective_stream(stream), [&] { return real(dst, src, n, stream); });
 }
 
 CUresult on_cuMemcpyDtoDAsync(const Real<PFN_cuMemcpyDtoDAsync_v3020>& real, CUdeviceptr dst, CUdeviceptr src,
                               size_t n, CUstream stream) {
   return record_transfer(linear_copy(CopyKind::device_to_device, src, dst, n, true), real.effective_stream(stream),
-                         [&] { return real.fn(dst, src, n, stream); });
+                         [&] { return real(dst, src, n, stream); });
 }
 
 CUresult on_cuMemcpy2D(const Real<PFN_cuMemcpy2D_v3020>& real, const CUDA_MEMCPY2D* d) {
-  if (d == nullptr) return real.fn(d);
-  return record_transfer(copy_2d(*d, false), real.effective_stream(nullptr), [&] { return real.fn(d); });
+  if (d == nullptr) return real(d);
+  return record_transfer(copy_2d(*d, false), real.effective_stream(nullptr), [&] { return real(d); });
 }
 
 CUresult on_cuMemcpy2DUnaligned(const Real<PFN_cuMemcpy2DUnaligned_v3020>& real, const CUDA_MEMCPY2D* d) {
-  if (d == nullptr) return real.fn(d);
-  return record_transfer(copy_2d(*d, false), real.effective_stream(nullptr), [&] { return real.fn(d); });
+  if (d == nullptr) return real(d);
+  return record_transfer(copy_2d(*d, false), real.effective_stream(nullptr), [&] { return real(d); });
 }
 
 CUresult on_cuMemcpy2DAsync(const Real<PFN_cuMemcpy2DAsync_v3020>& real, const CUDA_MEMCPY2D* d, CUstream stream) {
-  if (d == nullptr) return real.fn(d, stream);
-  return record_transfer(copy_2d(*d, true), real.effective_stream(stream), [&] { return real.fn(d, stream); });
+  if (d == nullptr) return real(d, stream);
+  return record_transfer(copy_2d(*d, true), real.effective_stream(stream), [&] { return real(d, stream); });
 }
 
 CUresult on_cuMemcpy3D(const Real<PFN_cuMemcpy3D_v3020>& real, const CUDA_MEMCPY3D* d) {
-  if (d == nullptr) return real.fn(d);
-  return record_transfer(copy_3d(*d, false, false), real.effective_stream(nullptr), [&] { return real.fn(d); });
+  if (d == nullptr) return real(d);
+  return record_transfer(copy_3d(*d, false, false), real.effective_stream(nullptr), [&] { return real(d); });
 }
 
 CUresult on_cuMemcpy3DAsync(const Real<PFN_cuMemcpy3DAsync_v3020>& real, const CUDA_MEMCPY3D* d, CUstream stream) {
-  if (d == nullptr) return real.fn(d, stream);
-  return record_transfer(copy_3d(*d, true, false), real.effective_stream(stream), [&] { return real.fn(d, stream); });
+  if (d == nullptr) return real(d, stream);
+  return record_transfer(copy_3d(*d, true, false), real.effective_stream(stream), [&] { return real(d, stream); });
 }
 
 CUresult on_cuMemcpy3DPeer(const Real<PFN_cuMemcpy3DPeer_v4000>& real, const CUDA_MEMCPY3D_PEER* d) {
-  if (d == nullptr) return real.fn(d);
-  return record_transfer(copy_3d(*d, false, true), real.effective_stream(nullptr), [&] { return real.fn(d); });
+  if (d == nullptr) return real(d);
+  return record_transfer(copy_3d(*d, false, true), real.effective_stream(nullptr), [&] { return real(d); });
 }
 
 CUresult on_cuMemcpy3DPeerAsync(const Real<PFN_cuMemcpy3DPeerAsync_v4000>& real, const CUDA_MEMCPY3D_PEER* d,
                                 CUstream stream) {
-  if (d == nullptr) return real.fn(d, stream);
-  return record_transfer(copy_3d(*d, true, true), real.effective_stream(stream), [&] { return real.fn(d, stream); });
+  if (d == nullptr) return real(d, stream);
+  return record_transfer(copy_3d(*d, true, true), real.effective_stream(stream), [&] { return real(d, stream); });
 }
 
 CUresult on_cuMemcpyBatchAsync(const Real<PFN_cuMemcpyBatchAsync_v12080>& real, CUdeviceptr* dsts, CUdeviceptr* srcs,
                                size_t* sizes, size_t count, CUmemcpyAttributes* attrs, size_t* attr_indices,
                                size_t attr_count, size_t* fail_index, CUstream stream) {
   return record_batch(dsts, srcs, sizes, count, real.effective_stream(stream), [&] {
-    return real.fn(dsts, srcs, sizes, count, attrs, attr_indices, attr_count, fail_index, stream);
+    return real(dsts, srcs, sizes, count, attrs, attr_indices, attr_count, fail_index, stream);
   });
 }
 
@@ -238,19 +238,19 @@ CUresult on_cuMemcpyBatchAsync(const Real<PFN_cuMemcpyBatchAsync_v13000>& real, 
                                size_t* sizes, size_t count, CUmemcpyAttributes* attrs, size_t* attr_indices,
                                size_t attr_count, CUstream stream) {
   return record_batch(dsts, srcs, sizes, count, real.effective_stream(stream), [&] {
-    return real.fn(dsts, srcs, sizes, count, attrs, attr_indices, attr_count, stream);
+    return real(dsts, srcs, sizes, count, attrs, attr_indices, attr_count, stream);
   });
 }
 
 CUresult on_cuMemPrefetchAsync(const Real<PFN_cuMemPrefetchAsync_v8000>& real, CUdeviceptr ptr, size_t n,
                                CUdevice device, CUstream stream) {
-  return record_transfer(prefetch(ptr, n), real.effective_stream(stream), [&] { return real.fn(ptr, n, device, stream); });
+  return record_transfer(prefetch(ptr, n), real.effective_stream(stream), [&] { return real(ptr, n, device, stream); });
 }
 
 CUresult on_cuMemPrefetchAsync(const Real<PFN_cuMemPrefetchAsync_v12020>& real, CUdeviceptr ptr, size_t n,
                                CUmemLocation location, unsigned int flags, CUstream stream) {
   return record_transfer(prefetch(ptr, n), real.effective_stream(stream),
-                         [&] { return real.fn(ptr, n, location, flags, stream); });
+                         [&] { return real(ptr, n, location, flags, stream); });
 }
 
 }  // namespace tidepool::intercept

@@ -71,29 +71,29 @@ CUresult on_cuLaunchKernel(const Real<PFN_cuLaunchKernel_v4000>& real, CUfunctio
                            unsigned gz, unsigned bx, unsigned by, unsigned bz, unsigned shared, CUstream stream,
                            void** params, void** extra) {
   return record_launch(f, real.effective_stream(stream), {{gx, gy, gz}, {bx, by, bz}, shared}, params, extra,
-                       [&] { return real.fn(f, gx, gy, gz, bx, by, bz, shared, stream, params, extra); });
+                       [&] { return real(f, gx, gy, gz, bx, by, bz, shared, stream, params, extra); });
 }
 
 CUresult on_cuLaunchKernelEx(const Real<PFN_cuLaunchKernelEx_v11060>& real, const CUlaunchConfig* config,
                              CUfunction f, void** params, void** extra) {
-  if (config == nullptr) return real.fn(config, f, params, extra);
+  if (config == nullptr) return real(config, f, params, extra);
   const LaunchShape shape{{config->gridDimX, config->gridDimY, config->gridDimZ},
                           {config->blockDimX, config->blockDimY, config->blockDimZ},
                           config->sharedMemBytes};
   return record_launch(f, real.effective_stream(config->hStream), shape, params, extra,
-                       [&] { return real.fn(config, f, params, extra); });
+                       [&] { return real(config, f, params, extra); });
 }
 
 CUresult on_cuLaunchCooperativeKernel(const Real<PFN_cuLaunchCooperativeKernel_v9000>& real, CUfunction f,
                                       unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
                                       unsigned shared, CUstream stream, void** params) {
   return record_launch(f, real.effective_stream(stream), {{gx, gy, gz}, {bx, by, bz}, shared}, params, nullptr,
-                       [&] { return real.fn(f, gx, gy, gz, bx, by, bz, shared, stream, params); });
+                       [&] { return real(f, gx, gy, gz, bx, by, bz, shared, stream, params); });
 }
 
 CUresult on_cuGraphLaunch(const Real<PFN_cuGraphLaunch_v10000>& real, CUgraphExec graph, CUstream stream) {
   if (const CUresult o = optimize_before_graph_launch(real.effective_stream(stream)); o != CUDA_SUCCESS) return o;
-  const CUresult r = real.fn(graph, stream);
+  const CUresult r = real(graph, stream);
   optimize_after_work(r == CUDA_SUCCESS);
   if (r == CUDA_SUCCESS) {
     if (auto* rec = recorder()) {
@@ -105,7 +105,7 @@ CUresult on_cuGraphLaunch(const Real<PFN_cuGraphLaunch_v10000>& real, CUgraphExe
 
 CUresult on_cuLaunchHostFunc(const Real<PFN_cuLaunchHostFunc_v10000>& real, CUstream stream, CUhostFn fn,
                              void* data) {
-  const CUresult r = real.fn(stream, fn, data);
+  const CUresult r = real(stream, fn, data);
   if (r == CUDA_SUCCESS) {
     if (auto* rec = recorder()) {
       const uint64_t s = handle_u64(real.effective_stream(stream));
@@ -117,7 +117,7 @@ CUresult on_cuLaunchHostFunc(const Real<PFN_cuLaunchHostFunc_v10000>& real, CUst
 
 CUresult on_cuStreamAddCallback(const Real<PFN_cuStreamAddCallback_v5000>& real, CUstream stream,
                                 CUstreamCallback callback, void* data, unsigned int flags) {
-  const CUresult r = real.fn(stream, callback, data, flags);
+  const CUresult r = real(stream, callback, data, flags);
   if (r == CUDA_SUCCESS) {
     if (auto* rec = recorder()) {
       const uint64_t s = handle_u64(real.effective_stream(stream));

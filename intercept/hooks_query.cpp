@@ -63,7 +63,7 @@ CUresult refuse_export(const char* call) {
 CUresult on_cuMemGetAddressRange(const Real<PFN_cuMemGetAddressRange_v3020>& real, CUdeviceptr* base, size_t* size,
                                  CUdeviceptr ptr) {
   const auto range = note_query(ptr, trace::QueryKind::get_address_range);
-  if (!served(range)) return real.fn(base, size, ptr);
+  if (!served(range)) return real(base, size, ptr);
   if (base != nullptr) *base = range->base;
   if (size != nullptr) *size = range->size;
   return CUDA_SUCCESS;
@@ -73,13 +73,13 @@ CUresult on_cuPointerGetAttribute(const Real<PFN_cuPointerGetAttribute_v4000>& r
                                   CUpointer_attribute attribute, CUdeviceptr ptr) {
   const auto range = note_query(ptr, trace::QueryKind::pointer_attribute);
   if (served(range) && data != nullptr && answer_range(*range, attribute, data)) return CUDA_SUCCESS;
-  return real.fn(data, attribute, ptr);
+  return real(data, attribute, ptr);
 }
 
 CUresult on_cuPointerGetAttributes(const Real<PFN_cuPointerGetAttributes_v7000>& real, unsigned int count,
                                    CUpointer_attribute* attributes, void** data, CUdeviceptr ptr) {
   const auto range = note_query(ptr, trace::QueryKind::pointer_attribute);
-  const CUresult r = real.fn(count, attributes, data, ptr);
+  const CUresult r = real(count, attributes, data, ptr);
   if (r == CUDA_SUCCESS && served(range)) {
     for (unsigned i = 0; i < count; ++i) answer_range(*range, attributes[i], data[i]);
   }
@@ -88,13 +88,13 @@ CUresult on_cuPointerGetAttributes(const Real<PFN_cuPointerGetAttributes_v7000>&
 
 CUresult on_cuIpcGetMemHandle(const Real<PFN_cuIpcGetMemHandle_v4010>& real, CUipcMemHandle* handle, CUdeviceptr ptr) {
   if (served(note_query(ptr, trace::QueryKind::ipc_handle))) return refuse_export("cuIpcGetMemHandle");
-  return real.fn(handle, ptr);
+  return real(handle, ptr);
 }
 
 CUresult on_cuMemExportToShareableHandle(const Real<PFN_cuMemExportToShareableHandle_v10020>& real, void* shareable,
                                          CUmemGenericAllocationHandle handle, CUmemAllocationHandleType type,
                                          unsigned long long flags) {
-  const CUresult r = real.fn(shareable, handle, type, flags);
+  const CUresult r = real(shareable, handle, type, flags);
   if (r == CUDA_SUCCESS) {
     if (auto* rec = recorder()) {
       if (const auto physical = state().physical.find(handle)) {

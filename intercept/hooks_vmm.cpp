@@ -62,7 +62,7 @@ uint64_t array_bytes(size_t width, size_t height, size_t depth, CUarray_format f
 
 CUresult on_cuMemCreate(const Real<PFN_cuMemCreate_v10020>& real, CUmemGenericAllocationHandle* handle, size_t size,
                         const CUmemAllocationProp* prop, unsigned long long flags) {
-  const CUresult r = real.fn(handle, size, prop, flags);
+  const CUresult r = real(handle, size, prop, flags);
   if (r == CUDA_SUCCESS) {
     if (auto* rec = recorder()) record_handle_alloc(*rec, state().physical, AllocKind::vmm_physical, *handle, size);
   }
@@ -72,7 +72,7 @@ CUresult on_cuMemCreate(const Real<PFN_cuMemCreate_v10020>& real, CUmemGenericAl
 CUresult on_cuMemImportFromShareableHandle(const Real<PFN_cuMemImportFromShareableHandle_v10020>& real,
                                            CUmemGenericAllocationHandle* handle, void* os_handle,
                                            CUmemAllocationHandleType type) {
-  const CUresult r = real.fn(handle, os_handle, type);
+  const CUresult r = real(handle, os_handle, type);
   if (r == CUDA_SUCCESS) {
     if (auto* rec = recorder()) record_handle_alloc(*rec, state().physical, AllocKind::imported, *handle, 0);
   }
@@ -80,12 +80,12 @@ CUresult on_cuMemImportFromShareableHandle(const Real<PFN_cuMemImportFromShareab
 }
 
 CUresult on_cuMemRelease(const Real<PFN_cuMemRelease_v10020>& real, CUmemGenericAllocationHandle handle) {
-  return release_handle(state().physical, handle, [&] { return real.fn(handle); });
+  return release_handle(state().physical, handle, [&] { return real(handle); });
 }
 
 CUresult on_cuMemAddressReserve(const Real<PFN_cuMemAddressReserve_v10020>& real, CUdeviceptr* ptr, size_t size,
                                 size_t alignment, CUdeviceptr hint, unsigned long long flags) {
-  const CUresult r = real.fn(ptr, size, alignment, hint, flags);
+  const CUresult r = real(ptr, size, alignment, hint, flags);
   if (r == CUDA_SUCCESS) {
     if (auto* rec = recorder()) record_handle_alloc(*rec, state().reservations, AllocKind::vmm_reserve, 0, size, *ptr);
   }
@@ -93,12 +93,12 @@ CUresult on_cuMemAddressReserve(const Real<PFN_cuMemAddressReserve_v10020>& real
 }
 
 CUresult on_cuMemAddressFree(const Real<PFN_cuMemAddressFree_v10020>& real, CUdeviceptr ptr, size_t size) {
-  return release_handle(state().reservations, ptr, [&] { return real.fn(ptr, size); });
+  return release_handle(state().reservations, ptr, [&] { return real(ptr, size); });
 }
 
 CUresult on_cuMemMap(const Real<PFN_cuMemMap_v10020>& real, CUdeviceptr ptr, size_t size, size_t offset,
                      CUmemGenericAllocationHandle handle, unsigned long long flags) {
-  const CUresult r = real.fn(ptr, size, offset, handle, flags);
+  const CUresult r = real(ptr, size, offset, handle, flags);
   if (r != CUDA_SUCCESS) return r;
   if (auto* rec = recorder()) {
     const auto physical = state().physical.find(handle);
@@ -112,7 +112,7 @@ CUresult on_cuMemMap(const Real<PFN_cuMemMap_v10020>& real, CUdeviceptr ptr, siz
 }
 
 CUresult on_cuMemUnmap(const Real<PFN_cuMemUnmap_v10020>& real, CUdeviceptr ptr, size_t size) {
-  const CUresult r = real.fn(ptr, size);
+  const CUresult r = real(ptr, size);
   if (r != CUDA_SUCCESS) return r;
   if (auto* rec = recorder()) {
     state().by_address.remove_within(ptr, size);
@@ -123,7 +123,7 @@ CUresult on_cuMemUnmap(const Real<PFN_cuMemUnmap_v10020>& real, CUdeviceptr ptr,
 
 CUresult on_cuArrayCreate(const Real<PFN_cuArrayCreate_v3020>& real, CUarray* array,
                           const CUDA_ARRAY_DESCRIPTOR* desc) {
-  const CUresult r = real.fn(array, desc);
+  const CUresult r = real(array, desc);
   if (r == CUDA_SUCCESS) {
     if (auto* rec = recorder()) {
       const uint64_t bytes = array_bytes(desc->Width, desc->Height, 1, desc->Format, desc->NumChannels);
@@ -135,7 +135,7 @@ CUresult on_cuArrayCreate(const Real<PFN_cuArrayCreate_v3020>& real, CUarray* ar
 
 CUresult on_cuArray3DCreate(const Real<PFN_cuArray3DCreate_v3020>& real, CUarray* array,
                             const CUDA_ARRAY3D_DESCRIPTOR* desc) {
-  const CUresult r = real.fn(array, desc);
+  const CUresult r = real(array, desc);
   if (r == CUDA_SUCCESS) {
     if (auto* rec = recorder()) {
       const uint64_t bytes = array_bytes(desc->Width, desc->Height, desc->Depth, desc->Format, desc->NumChannels);
@@ -147,7 +147,7 @@ CUresult on_cuArray3DCreate(const Real<PFN_cuArray3DCreate_v3020>& real, CUarray
 
 CUresult on_cuMipmappedArrayCreate(const Real<PFN_cuMipmappedArrayCreate_v5000>& real, CUmipmappedArray* array,
                                    const CUDA_ARRAY3D_DESCRIPTOR* desc, unsigned int levels) {
-  const CUresult r = real.fn(array, desc, levels);
+  const CUresult r = real(array, desc, levels);
   if (r == CUDA_SUCCESS) {
     if (auto* rec = recorder()) {
       uint64_t bytes = 0;
@@ -165,11 +165,11 @@ CUresult on_cuMipmappedArrayCreate(const Real<PFN_cuMipmappedArrayCreate_v5000>&
 }
 
 CUresult on_cuArrayDestroy(const Real<PFN_cuArrayDestroy_v2000>& real, CUarray array) {
-  return release_handle(state().arrays, handle_u64(array), [&] { return real.fn(array); });
+  return release_handle(state().arrays, handle_u64(array), [&] { return real(array); });
 }
 
 CUresult on_cuMipmappedArrayDestroy(const Real<PFN_cuMipmappedArrayDestroy_v5000>& real, CUmipmappedArray array) {
-  return release_handle(state().arrays, handle_u64(array), [&] { return real.fn(array); });
+  return release_handle(state().arrays, handle_u64(array), [&] { return real(array); });
 }
 
 }  // namespace tidepool::intercept

@@ -16,14 +16,14 @@ void substitute(CUresult r, const char* symbol, void** pfn) {
 
 CUresult on_cuGetProcAddress(const Real<PFN_cuGetProcAddress_v11030>& real, const char* symbol, void** pfn,
                              int version, cuuint64_t flags) {
-  const CUresult r = real.fn(symbol, pfn, version, flags);
+  const CUresult r = real(symbol, pfn, version, flags);
   substitute(r, symbol, pfn);
   return r;
 }
 
 CUresult on_cuGetProcAddress(const Real<PFN_cuGetProcAddress_v12000>& real, const char* symbol, void** pfn,
                              int version, cuuint64_t flags, CUdriverProcAddressQueryResult* status) {
-  const CUresult r = real.fn(symbol, pfn, version, flags, status);
+  const CUresult r = real(symbol, pfn, version, flags, status);
   substitute(r, symbol, pfn);
   return r;
 }

@@ -20,8 +20,10 @@ constexpr std::uint32_t kNone = std::numeric_limits<std::uint32_t>::max();
 constexpr int kNoSection = -1;
 // Item visits allowed when looking for a chain of items that tiles a valley (beyond it, assume
 // there is one): the search needs it nearly exact; the completion only uses it to rank choices.
-// The backward search from the valley's right end comes first, with fewer.
-constexpr int kChainWork = 10000;
+// The backward search from the valley's right end comes first, with fewer. A check cut at the
+// limit leaves no dead ends behind, so limits too low make the same wide valleys be searched
+// again and again (on 200,000 items, a forward limit of 10,000 left most seeds unsolved in 6 s).
+constexpr int kChainWork = 30000;
 constexpr int kBackwardChainWork = 2000;
 constexpr int kCompletionChainWork = 64;
 // In the completion, the candidates placed and checked at one run before taking the first that fits.
@@ -29,13 +31,15 @@ constexpr int kGreedyTries = 8;
 // The node budget of the first restart (it doubles at each), and the seed of the random orders.
 constexpr std::int64_t kFirstRestartNodes = 2000;
 constexpr std::uint64_t kSeed = 1;
-// From this many items on, the search restarts locally instead (see LocalRestarts): it goes back
-// to a checkpoint (a multiple of kCheckpointDepth placements) behind the deepest one reached.
-constexpr std::size_t kLocalRestartsFrom = 50'000;
+// Local restarts (see LocalRestarts) go back to a checkpoint (a multiple of kCheckpointDepth
+// placements) behind the deepest one reached.
 constexpr std::size_t kCheckpointDepth = 256;
 constexpr std::int64_t kFirstLocalBudget = 4 * static_cast<std::int64_t>(kCheckpointDepth);
-// How often (in nodes) the deadline is looked at.
-constexpr std::int64_t kDeadlineStride = 1024;
+// From this many failed attempts in a row on, the local restarts unwind exponentially further.
+constexpr int kEscalateAfter = 8;
+// How often (in nodes) the deadline is looked at: a node can cost a few hundred microseconds (its
+// chain checks may visit up to kChainWork + kBackwardChainWork items each).
+constexpr std::int64_t kDeadlineStride = 128;
 
 class TilingSearch {
  public:
@@ -69,11 +73,11 @@ class TilingSearch {
   }
 
   // Restarts from scratch with doubling node budgets, each but the first trying the shapes of a
-  // start in a random order; or, on large instances, one search that restarts locally.
-  TilingResult run(std::int64_t node_budget, Deadline search_deadline, Deadline deadline) {
+  // start in a random order; or (`local`, for large instances) one search that restarts locally.
+  TilingResult run(std::int64_t node_budget, Deadline search_deadline, Deadline deadline, bool local) {
     TilingResult result;
     Outcome outcome = Outcome::gave_up;
-    if (items_.size() >= kLocalRestartsFrom) {
+    if (local) {
       outcome = search(node_budget, true, search_deadline, result.nodes);
     } else {
       std::int64_t restart_budget = kFirstRestartNodes;
@@ -105,8 +109,9 @@ class TilingSearch {
 
   // Local restarts: after the k-th attempt in a row (kFirstLocalBudget << k nodes) that did not
   // pass the deepest checkpoint by kCheckpointDepth more placements, the search unwinds to k / 2
-  // checkpoints behind the deepest and goes on with the candidates of each new frame in a random
-  // rotation. A search that went wrong early rarely recovers by backtracking, and on large
+  // checkpoints behind the deepest (2^(k/2) - 1 from the kEscalateAfter-th on: a search stuck
+  // that long went wrong further back) and goes on with the candidates of each new frame in a
+  // random rotation. A search that went wrong early rarely recovers by backtracking, and on large
   // instances a restart from scratch costs too much and goes wrong again elsewhere.
   struct LocalRestarts {
     std::size_t deepest = 0;  // the deepest checkpoint reached
@@ -333,7 +338,9 @@ class TilingSearch {
   void restart_locally(LocalRestarts& restarts) {
     note_depth();
     ++restarts.failures;
-    const std::size_t back = static_cast<std::size_t>(restarts.failures / 2);
+    const int half = restarts.failures / 2;
+    const std::size_t back = restarts.failures < kEscalateAfter ? static_cast<std::size_t>(half)
+                                                                : (std::size_t{1} << std::min(half, 40)) - 1;
     const std::size_t checkpoint = restarts.deepest / kCheckpointDepth;
     const std::size_t depth = checkpoint > back ? (checkpoint - back) * kCheckpointDepth : 0;
     unwind(std::min(depth, stack_.size() - 1));
@@ -485,8 +492,9 @@ bool has_no_slack(const Problem& problem, const Timeline& timeline) {
 }
 
 TilingResult search_tiling(const Problem& problem, const Timeline& timeline, std::int64_t node_budget,
-                           Deadline search_deadline, Deadline deadline) {
-  TilingResult result = TilingSearch(problem, timeline).run(node_budget, search_deadline, deadline);
+                           Deadline search_deadline, Deadline deadline, std::size_t local_restarts_from) {
+  TilingResult result = TilingSearch(problem, timeline)
+                            .run(node_budget, search_deadline, deadline, problem.items.size() >= local_restarts_from);
   if (!is_complete(result.offsets)) complete_above(problem, result.offsets);
   return result;
 }

@@ -8,18 +8,20 @@
 // in time at its floor (this check is what keeps the search from going wrong early): a search
 // backwards from the valley's right end first (it settles most valleys no chain can finish), then
 // forwards from its left end, both depth-first over sections, longest items first, giving up
-// optimistically after 2,000 and 10,000 item visits; the sections a failed forward search reached
+// optimistically after 2,000 and 30,000 item visits; the sections a failed forward search reached
 // are remembered as dead ends for the next search to the same end at the same floor. Items equal
 // in start, end, size and alignment are tried once per node.
 // A search that went wrong early rarely recovers, so it restarts with a doubled node budget (from
 // 2,000) and the shapes of each start in a new random order (deterministic for the instance); from
-// 50,000 items on it restarts locally instead, from a checkpoint behind the deepest point reached.
+// 50,000 items on it restarts locally instead, from a checkpoint behind the deepest point reached
+// (further back, exponentially, when it stays stuck).
 // When no packing is found within the node budget or the deadline, the deepest partial packing is
 // completed greedily (the same rule, picking the first item that passes the checks, and raising
 // what nothing can fill as skyline_fit.h does) until the deadline, and what is left then is
 // placed above it (completion.h), so there is always an answer.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -39,9 +41,14 @@ struct TilingResult {
   std::int64_t nodes = 0;
 };
 
+// From this many items on, the search restarts locally rather than from scratch.
+inline constexpr std::size_t kTilingLocalRestartsFrom = 50'000;
+
 // The problem must satisfy has_no_slack. The search stops at `node_budget` placements or at
 // `search_deadline`; the completion at `deadline`, and then what is left is placed above.
+// Instances of `local_restarts_from` items or more restart locally.
 TilingResult search_tiling(const Problem& problem, const Timeline& timeline, std::int64_t node_budget,
-                           Deadline search_deadline, Deadline deadline);
+                           Deadline search_deadline, Deadline deadline,
+                           std::size_t local_restarts_from = kTilingLocalRestartsFrom);
 
 }  // namespace tidepool::packing

@@ -88,38 +88,49 @@ TEST(PackingTilingSearch, CompletesAValidPackingWhenTheBudgetRunsOut) {
   EXPECT_GE(checked_packing(instance.problem, result).height, instance.optimum);
 }
 
-// From 50,000 items on, the search restarts locally (from checkpoints behind the deepest point
-// reached) instead of from scratch.
+// Large instances (from kTilingLocalRestartsFrom items on) restart locally, from checkpoints behind
+// the deepest point reached, instead of from scratch: these tests ask for local restarts on a tenth
+// of that, so that they stay fast.
+constexpr std::size_t kLocalRestartsInTests = kTilingLocalRestartsFrom / 10;
+
 TEST(PackingTilingSearch, PacksLargeInstancesWithLocalRestartsAtTheOptimum) {
-  const PerfectInstance instance = generate_perfect(60000, 2);
-  expect_perfect(instance.problem, instance.optimum);
+  for (const std::uint64_t seed : {2, 3}) {
+    const PerfectInstance instance = generate_perfect(6000, seed);
+    const Timeline timeline(instance.problem);
+    const TilingResult result = search_tiling(instance.problem, timeline, 1'000'000, Deadline::after_seconds(60),
+                                              Deadline::never(), kLocalRestartsInTests);
+    EXPECT_TRUE(result.perfect);
+    EXPECT_EQ(checked_packing(instance.problem, result).height, instance.optimum);
+  }
 }
 
 TEST(PackingTilingSearch, CompletesALargeSearchCutByItsBudget) {
-  const PerfectInstance instance = generate_perfect(60000, 4);
+  const PerfectInstance instance = generate_perfect(6000, 4);
   const Timeline timeline(instance.problem);
-  const TilingResult result = search_tiling(instance.problem, timeline, 5000, Deadline::after_seconds(60), Deadline::never());
+  const TilingResult result = search_tiling(instance.problem, timeline, 500, Deadline::after_seconds(60),
+                                            Deadline::never(), kLocalRestartsInTests);
   EXPECT_FALSE(result.perfect);
-  EXPECT_LE(result.nodes, 5000);
+  EXPECT_LE(result.nodes, 500);
   checked_packing(instance.problem, result);
 }
 
-// 12,500 columns of four 128-byte items with 256-byte alignment: each column fills its section to
+// 1,250 columns of four 128-byte items with 256-byte alignment: each column fills its section to
 // the bound (512), but no column can be packed below 896. With local restarts the search must
 // still prove that (it exhausts the candidates, about one node per item) rather than run out of
 // its budget.
 TEST(PackingTilingSearch, ProvesLargeInstancesInfeasibleWithLocalRestarts) {
   Problem problem;
-  for (int column = 0; column < 12500; ++column) {
+  for (int column = 0; column < 1250; ++column) {
     for (int k = 0; k < 4; ++k) {
       problem.items.push_back({std::to_string(column) + "." + std::to_string(k), 128, 256, {{4 * column, 4 * column + 4}}});
     }
   }
   const Timeline timeline(problem);
   ASSERT_TRUE(has_no_slack(problem, timeline));
-  const TilingResult result = search_tiling(problem, timeline, 100'000'000, Deadline::after_seconds(60), Deadline::never());
+  const TilingResult result = search_tiling(problem, timeline, 100'000'000, Deadline::after_seconds(60),
+                                            Deadline::never(), kLocalRestartsInTests);
   EXPECT_FALSE(result.perfect);
-  EXPECT_LT(result.nodes, 1'000'000);
+  EXPECT_LT(result.nodes, 100'000);
   EXPECT_EQ(checked_packing(problem, result).height, 896);
 }
 

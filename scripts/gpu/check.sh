@@ -21,6 +21,7 @@ PRELOAD=""; [ -f "$BUILD/lib/tidepool/libtidepool.so" ] && PRELOAD="$BUILD/lib/t
 OUTDIR=${OUT:-$(mktemp -d /tmp/tidepool-gpu-check.XXXXXX)}
 mkdir -p "$OUTDIR" || { echo "check.sh: cannot create $OUTDIR" >&2; exit 2; }
 WORK=$(mktemp -d /tmp/tidepool-gpu-work.XXXXXX)  # logs and traces; logs are packed into OUTDIR
+trap 'rm -rf "$WORK"' EXIT
 RESULTS="$WORK/results.tsv"; FIGURES="$WORK/figures.tsv"
 : >"$RESULTS"; : >"$FIGURES"
 EXAMPLES=()

@@ -1,5 +1,5 @@
-# Check (issue 3, --cupti): `tidepool run` of the multistream example with TIDEPOOL_CUPTI=1 (what
-# `tidepool run --cupti` sets) on the real driver: exit code and checksum as without tidepool, no
+# Check (issue 3, --cupti): `tidepool run --cupti` of the multistream example (tidepool run sets
+# TIDEPOOL_CUPTI from its flag, whatever the environment says) on the real driver: exit code and checksum as without tidepool, no
 # fallback warning, and a DeviceTiming from CUPTI with a positive duration for every kernel launch
 # that ran (copies and sets timed are counted too). On the fake driver (simcuda, which CUPTI cannot
 # work with) it checks the fallback instead: one warning, the program unchanged.
@@ -37,7 +37,7 @@ check_cupti() {
     record cupti SKIP "no $BUILD/examples/$name"
     return
   fi
-  TIDEPOOL_CUPTI=1 traced "$run" -- "$BUILD/examples/$name"
+  traced "$run" --cupti -- "$BUILD/examples/$name"
   local status=$? checksum warnings launches timed positive transfers transfers_timed
   checksum=$(value_of checksum "$WORK/$run.out")
   warnings=$(grep -c "tidepool: --cupti: " "$WORK/$run.err")

@@ -43,24 +43,24 @@ void IterationCursor::begin(bool trusted) {
   broken_ = false;
   events_ = allocations_ = operations_ = 0;
   anchor_next_ = 0;
-  comparing_ = !matched_.events.empty();
   compared_ = 0;
-  if (!comparing_) {
+  if (!comparing()) {
     fingerprinter_ = plan::Fingerprinter{};
     noting_.clear();
   }
 }
 
 bool IterationCursor::finish() {
-  const bool same_events = comparing_ ? compared_ == matched_.events.size() : fingerprinter_.value() == fingerprint_;
+  const bool fingerprinted = !comparing();
+  const bool same_events = fingerprinted ? fingerprinter_.value() == fingerprint_ : compared_ == matched_.events.size();
   const bool matched = !broken_ && events_ == plan_.events && anchor_next_ == plan_.anchor.size() && same_events;
-  if (matched && !comparing_) std::swap(matched_, noting_);
+  if (matched && fingerprinted) std::swap(matched_, noting_);
   mode_ = Mode::outside;
   return matched;
 }
 
 void IterationCursor::note(Kind kind, uint64_t bytes, std::string_view kernel) {
-  if (comparing_) {
+  if (comparing()) {
     const bool same = compared_ < matched_.events.size() && [&] {
       const Noted& expected = matched_.events[compared_];
       return expected.kind == kind && expected.bytes == bytes &&

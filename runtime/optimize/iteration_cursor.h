@@ -60,6 +60,8 @@ class IterationCursor {
   bool matches_anchor_start(Kind kind, uint64_t bytes, std::string_view kernel) const;
   bool finish();  // ends the current iteration; true when it matched the plan
   void note(Kind kind, uint64_t bytes, std::string_view kernel);  // an allocation or a launch
+  // Whether iterations are compared with matched_ (one has matched) rather than fingerprinted.
+  bool comparing() const { return !matched_.events.empty(); }
 
   // An allocation (its size) or a launch (its kernel's name, in `names`) of an iteration.
   struct Noted {
@@ -94,8 +96,7 @@ class IterationCursor {
   plan::Fingerprinter fingerprinter_;
   NotedIteration noting_;   // the iteration being fingerprinted, in case it matches
   NotedIteration matched_;  // the last fingerprinted iteration that matched (empty: none yet)
-  bool comparing_ = false;  // the current iteration is compared with matched_, not fingerprinted
-  size_t compared_ = 0;     // its allocations and launches so far
+  size_t compared_ = 0;     // the current iteration's allocations and launches compared so far
 };
 
 }  // namespace tidepool::runtime::optimize

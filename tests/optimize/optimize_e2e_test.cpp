@@ -119,20 +119,30 @@ plan::Plan hand_written_plan(uint64_t elements) {
   return p;
 }
 
-TEST(OptimizeEndToEnd, HandWrittenPlanIsEnforced) {
-  Sandbox box;
+// Runs the steps program plain (into `off`) and under the hand-written plan: the same checksum, no
+// warning, the plan installed once and every step's three temporaries served from it (each hit
+// right after its allocation), no miss.
+void expect_hand_plan_serves_every_step(const Sandbox& box, const std::vector<std::string>& args, ProgramRun& off) {
   const auto path = box.dir() / "hand.json";
   plan::write_plan(hand_written_plan(kElements), path);
-  const ProgramRun off = box.plain(steps_program(), kStepArgs);
-  const ProgramRun on = box.tidepool({"--plan", path.string()}, steps_program(), kStepArgs);
+  off = box.plain(steps_program(), args);
+  ASSERT_EQ(off.exit_code, 0) << off.err;
+  ASSERT_FALSE(off.checksum().empty());
+  const ProgramRun on = box.tidepool({"--plan", path.string()}, steps_program(), args);
   ASSERT_EQ(on.exit_code, 0) << on.err;
   EXPECT_EQ(on.checksum(), off.checksum());
   EXPECT_EQ(on.err.find("warning"), std::string::npos) << on.err;
   const auto decisions = box.newest_decisions();
   EXPECT_EQ(decisions.count(RecordTag::plan_installed), 1);
   EXPECT_EQ(decisions.count(RecordTag::pool_hit), 3 * 24);
-  EXPECT_EQ(decisions.hits_after_alloc, 3 * 24);  // each right after its allocation
+  EXPECT_EQ(decisions.hits_after_alloc, 3 * 24);
   EXPECT_EQ(decisions.count(RecordTag::pool_miss), 0);
+}
+
+TEST(OptimizeEndToEnd, HandWrittenPlanIsEnforced) {
+  Sandbox box;
+  ProgramRun off;
+  expect_hand_plan_serves_every_step(box, kStepArgs, off);
 }
 
 // The steps' calls made by three threads in turn (each buffer allocated, used and freed by
@@ -141,42 +151,24 @@ TEST(OptimizeEndToEnd, HandWrittenPlanIsEnforced) {
 // plan, and the results stay bit-identical.
 TEST(OptimizeEndToEnd, ServedPathIsSharedByThreads) {
   Sandbox box;
-  const auto path = box.dir() / "hand.json";
-  plan::write_plan(hand_written_plan(kElements), path);
   std::vector<std::string> args = kStepArgs;
   args.insert(args.end(), {"--threads", "3", "--host-churn", "1"});
-  const ProgramRun off = box.plain(steps_program(), args);
-  ASSERT_EQ(off.exit_code, 0) << off.err;
-  const ProgramRun on = box.tidepool({"--plan", path.string()}, steps_program(), args);
-  ASSERT_EQ(on.exit_code, 0) << on.err;
-  EXPECT_EQ(on.checksum(), off.checksum());
-  EXPECT_EQ(on.err.find("warning"), std::string::npos) << on.err;
-  const auto decisions = box.newest_decisions();
-  EXPECT_EQ(decisions.count(RecordTag::pool_hit), 3 * 24);
-  EXPECT_EQ(decisions.hits_after_alloc, 3 * 24);
-  EXPECT_EQ(decisions.count(RecordTag::pool_miss), 0);
+  ProgramRun off;
+  expect_hand_plan_serves_every_step(box, args, off);
 }
 
 // The program's last steps made by an exit handler, after its main thread's thread-local objects
-// are destroyed (as a framework's teardown may): recorded, served from the plan and bit-identical.
+// are destroyed (as a framework's teardown may): served from the plan (the exit handler's steps
+// too), recorded, optimized online, and bit-identical each time.
 TEST(OptimizeEndToEnd, WorkFromExitHandlersIsServedAndRecorded) {
   Sandbox box;
-  const auto path = box.dir() / "hand.json";
-  plan::write_plan(hand_written_plan(kElements), path);
   std::vector<std::string> args = kStepArgs;
   args.insert(args.end(), {"--steps-at-exit", "6"});
-  const ProgramRun off = box.plain(steps_program(), args);
-  ASSERT_EQ(off.exit_code, 0) << off.err;
-  ASSERT_FALSE(off.checksum().empty());
+  ProgramRun off;
+  ASSERT_NO_FATAL_FAILURE(expect_hand_plan_serves_every_step(box, args, off));
   const ProgramRun recorded = box.tidepool({}, steps_program(), args);
   EXPECT_EQ(recorded.exit_code, 0) << recorded.err;
   EXPECT_EQ(recorded.checksum(), off.checksum());
-  const ProgramRun planned = box.tidepool({"--plan", path.string()}, steps_program(), args);
-  ASSERT_EQ(planned.exit_code, 0) << planned.err;
-  EXPECT_EQ(planned.checksum(), off.checksum());
-  const auto decisions = box.newest_decisions();
-  EXPECT_EQ(decisions.count(RecordTag::pool_hit), 3 * 24);  // the exit handler's steps too
-  EXPECT_EQ(decisions.hits_after_alloc, 3 * 24);
   const ProgramRun online =
       box.tidepool({"--optimize=pool,swap", "--plan-cache", "off"}, steps_program(), args);
   EXPECT_EQ(online.exit_code, 0) << online.err;

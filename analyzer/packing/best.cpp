@@ -10,6 +10,7 @@
 
 #include "analyzer/packing/completion.h"
 #include "analyzer/packing/exact_search.h"
+#include "analyzer/packing/item_merging.h"
 #include "analyzer/packing/local_search.h"
 #include "analyzer/packing/orders.h"
 #include "analyzer/packing/tiling_search.h"
@@ -40,6 +41,10 @@ constexpr std::array<std::string_view, 3> kPreorders = {"WAT", "TAW", "TWA"};
 // time, and its node budget.
 constexpr double kTilingShare = 0.6;
 constexpr std::int64_t kTilingNodesPerItem = 1000;
+// The tiling search on the merged instance (item_merging.h), first: its share of the time for the
+// search, and until when its completion may run.
+constexpr double kMergedTilingShare = 0.3;
+constexpr double kMergedCompletionShare = 0.4;
 // The completion of a first greedy pass cut by the deadline (completion.h) costs, per item left,
 // up to about this many times what building the timeline took per item (both sort interval ends;
 // the completion also keeps ordered maps of free blocks): the first pass keeps that much back.
@@ -68,7 +73,11 @@ class Portfolio {
         deadline_(deadline) {}
 
   Solution run() {
-    if (problem_.items.size() <= kLargeInstance && has_no_slack(problem_, timeline_)) run_tiling();
+    if (has_no_slack(problem_, timeline_)) {
+      run_merged_tiling();
+      if (done(deadline_)) return std::move(best_.solution);
+      if (problem_.items.size() <= kLargeInstance) run_tiling();
+    }
     run_greedy();
     if (done(deadline_)) return std::move(best_.solution);
     const std::size_t n = problem_.items.size();
@@ -83,8 +92,10 @@ class Portfolio {
   }
 
  private:
-  // Done when the best height is proven optimal, or at the deadline.
-  bool done(Deadline deadline) const { return best_.solution.height <= lowest_possible_ || deadline.passed(); }
+  // Done when there is a packing and its height is proven optimal, or at the deadline.
+  bool done(Deadline deadline) const {
+    return !best_.order.empty() && (best_.solution.height <= lowest_possible_ || deadline.passed());
+  }
 
   // The time to keep back per item for a completion (completion.h).
   double completion_reserve_per_item() const {
@@ -103,11 +114,29 @@ class Portfolio {
 
   // Instances with no slack: the tiling search gets most of the time.
   void run_tiling() {
-    const std::int64_t budget = kTilingNodesPerItem * static_cast<std::int64_t>(problem_.items.size());
-    TilingResult result = search_tiling(problem_, timeline_, budget,
+    TilingResult result = search_tiling(problem_, timeline_, tiling_budget(problem_),
                                         Deadline::after_seconds(kTilingShare * deadline_.seconds_left()),
                                         deadline_.reserving_per_item(completion_reserve_per_item()));
     consider_found(std::move(result.offsets));
+  }
+
+  // Instances with no slack, first with their items merged: an instance cut by guillotine cuts
+  // folds into a few items, whatever its size. Not when merging changed nothing, or left more
+  // items than the tiling search gets through.
+  void run_merged_tiling() {
+    const MergedProblem merged(problem_);
+    const Problem& folded = merged.problem();
+    if (folded.items.size() == problem_.items.size() || folded.items.size() > kLargeInstance) return;
+    const Timeline timeline(folded);
+    const double left = deadline_.seconds_left();
+    const TilingResult result = search_tiling(folded, timeline, tiling_budget(folded),
+                                              Deadline::after_seconds(kMergedTilingShare * left),
+                                              Deadline::after_seconds(kMergedCompletionShare * left));
+    consider_found(merged.expand(result.offsets));
+  }
+
+  static std::int64_t tiling_budget(const Problem& problem) {
+    return kTilingNodesPerItem * static_cast<std::int64_t>(problem.items.size());
   }
 
   void run_greedy() {
@@ -134,7 +163,7 @@ class Portfolio {
     double last_seconds = 0;
     int fruitless = 0;
     for (const Run& run : runs) {
-      if (!best_.order.empty() && (done(deadline_) || deadline_.seconds_left() < last_seconds)) return;
+      if (done(deadline_) || (!best_.order.empty() && deadline_.seconds_left() < last_seconds)) return;
       if (fruitless >= kMaxFruitlessPasses) return;
       if (large && run.placer != Placer::skyline) continue;
       if (!gaps && (run.placer == Placer::gaps_best || run.placer == Placer::gaps_first)) continue;

@@ -1,8 +1,11 @@
-// Generated instances with a known perfect packing: a full rectangle (time x address) is cut at
-// random, again and again, across time or across the address space, until it is split into the
-// requested number of items. The packing of the pieces fills the rectangle with no slack, so the
-// optimum height is the rectangle's height and equals the lower bound. The first cuts are across
-// the address space, so that the instance does not fall apart into independent time ranges.
+// Generated instances with a known perfect packing: a full rectangle (time x address) is filled
+// with no slack, so the optimum height is the rectangle's height and equals the lower bound. Two
+// kinds, so that no method is tuned to one:
+// - perfect: the rectangle is cut at random, again and again, across time or across the address
+//   space, until it is split into the requested number of items (guillotine cuts). The first cuts
+//   are across the address space, so that the instance does not fall apart into time ranges;
+// - grown: the rectangle is filled from the bottom, piece by piece, on a skyline (not guillotine
+//   cuts: no straight line crosses the packing).
 #pragma once
 
 #include <cstdint>
@@ -23,7 +26,21 @@ struct PerfectInstance {
 PerfectInstance generate_perfect(std::size_t items, std::uint64_t seed, Bytes height = Bytes{1} << 32,
                                  Time horizon = Time{1} << 32);
 
-// Parses "perfect:N:SEED" (std::invalid_argument if malformed) and generates that instance.
+// About `items` pieces grown on a skyline over `horizon` time steps up to `height`: the lowest
+// run of equal floors (leftmost among equals) is cut in time at random points, and each piece gets
+// an item of random size at that floor, capped by the room left below `height` (so the last item
+// of a column fills it exactly). Sizes take 8 values, multiples of one grain, so neighbouring
+// floors often meet and their runs merge: the items above then straddle the cuts below (with sizes
+// all different, runs would never merge, and the pieces would be guillotine cuts again). Item ids
+// are 0..n-1 and alignment is 1.
+PerfectInstance generate_grown(std::size_t items, std::uint64_t seed, Bytes height = Bytes{1} << 32,
+                               Time horizon = Time{1} << 32);
+
+// Whether `text` names a generated instance ("perfect:..." or "grown:...").
+bool is_generator_spec(std::string_view text);
+
+// Parses "perfect:N:SEED" or "grown:N:SEED" (std::invalid_argument if malformed) and generates
+// that instance.
 PerfectInstance generate_from_spec(std::string_view spec);
 
 }  // namespace tidepool::packing

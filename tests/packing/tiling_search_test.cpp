@@ -1,7 +1,6 @@
 // The tiling search: it packs instances with no slack at the lower bound, both those cut from a
-// rectangle (generator.h) and those grown strip by strip on a skyline (built here, so that the
-// method is not tuned to one generator), `best` uses it, and it always returns a complete valid
-// packing.
+// rectangle (generator.h) and those grown strip by strip on a skyline (built here, with sizes that
+// all differ), `best` uses it, and it always returns a complete valid packing.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -19,7 +18,10 @@ namespace {
 
 // A tiling grown on a skyline over `horizon` time steps up to `height`: the lowest run of equal
 // floors (leftmost) is cut in time at random points, and each piece gets an item of random size
-// at that floor (the last one of a column fills it up to `height` exactly). Not a guillotine cut.
+// at that floor (the last one of a column fills it up to `height` exactly). With sizes this
+// varied, floors seldom meet, so these are mostly guillotine cuts too; generator.h's grown
+// instances, whose sizes take 8 values, are not, and the search does not solve those
+// (docs/packing.md).
 Problem grown_perfect(std::uint64_t seed, Time horizon, Bytes height) {
   std::mt19937_64 random(seed);
   std::vector<Bytes> floor(static_cast<std::size_t>(horizon), 0);

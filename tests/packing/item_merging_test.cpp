@@ -1,0 +1,93 @@
+// Merging items (item_merging.h): which items merge, that any packing of the merged instance
+// expands into a valid packing of the original with the same height, that guillotine cuts fold
+// into one item, and that `best` still reaches the optimum when merging made it unreachable.
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "analyzer/packing/checker.h"
+#include "analyzer/packing/generator.h"
+#include "analyzer/packing/item_merging.h"
+#include "analyzer/packing/solver.h"
+#include "analyzer/packing/tiling_search.h"
+#include "analyzer/packing/timeline.h"
+
+namespace tidepool::packing {
+namespace {
+
+Item item(Bytes size, Bytes alignment, std::vector<Interval> live) { return {"x", size, alignment, std::move(live)}; }
+
+std::size_t merged_count(std::vector<Item> items) { return MergedProblem(Problem{std::move(items)}).problem().items.size(); }
+
+TEST(PackingItemMerging, MergesInTimeItemsOfOneSizeAndAlignmentThatTouch) {
+  EXPECT_EQ(merged_count({item(8, 1, {{0, 5}}), item(8, 1, {{5, 9}})}), 1u);
+  EXPECT_EQ(merged_count({item(8, 1, {{0, 5}}), item(8, 1, {{5, 9}}), item(8, 1, {{9, 12}})}), 1u);
+  EXPECT_EQ(merged_count({item(8, 1, {{0, 5}}), item(8, 1, {{6, 9}})}), 2u);   // a gap
+  EXPECT_EQ(merged_count({item(8, 1, {{0, 5}}), item(9, 1, {{5, 9}})}), 2u);   // sizes differ
+  EXPECT_EQ(merged_count({item(8, 1, {{0, 5}}), item(8, 4, {{5, 9}})}), 2u);   // alignments differ
+}
+
+TEST(PackingItemMerging, StacksItemsOfOneIntervalWhoseSizesKeepTheAlignment) {
+  EXPECT_EQ(merged_count({item(16, 16, {{0, 5}}), item(32, 16, {{0, 5}}), item(48, 16, {{0, 5}})}), 1u);
+  EXPECT_EQ(merged_count({item(10, 16, {{0, 5}}), item(32, 16, {{0, 5}})}), 2u);  // 10 is not a multiple of 16
+  EXPECT_EQ(merged_count({item(16, 16, {{0, 5}}), item(32, 16, {{0, 6}})}), 2u);  // intervals differ
+  const Problem problem{{item(16, 16, {{0, 5}}), item(32, 16, {{0, 5}})}};
+  const MergedProblem merged(problem);
+  ASSERT_EQ(merged.problem().items.size(), 1u);
+  EXPECT_EQ(merged.problem().items[0].size, 48);
+  EXPECT_EQ(merged.problem().items[0].alignment, 16);
+  const std::vector<Bytes> offsets = merged.expand(std::vector<Bytes>{64});
+  EXPECT_TRUE(check(problem, {offsets, height_of(problem, offsets)}).valid);
+  EXPECT_EQ(height_of(problem, offsets), 112);
+}
+
+TEST(PackingItemMerging, LeavesItemsWithSeveralIntervalsAsTheyAre) {
+  const Problem problem{{item(8, 1, {{0, 2}, {4, 5}}), item(8, 1, {{5, 9}}), item(8, 1, {{0, 2}, {4, 5}})}};
+  const MergedProblem merged(problem);
+  EXPECT_EQ(merged.problem().items.size(), 3u);
+  EXPECT_EQ(merged.expand(std::vector<Bytes>{0, 8, 16}).size(), 3u);
+}
+
+TEST(PackingItemMerging, FoldsGuillotineCutsIntoOneItem) {
+  for (const std::uint64_t seed : {1, 2, 3}) {
+    const PerfectInstance instance = generate_perfect(3000, seed);
+    const MergedProblem merged(instance.problem);
+    ASSERT_EQ(merged.problem().items.size(), 1u);
+    EXPECT_EQ(merged.problem().items[0].size, instance.optimum);
+    const std::vector<Bytes> offsets = merged.expand(std::vector<Bytes>{0});
+    const Verdict verdict = check(instance.problem, {offsets, height_of(instance.problem, offsets)});
+    EXPECT_TRUE(verdict.valid) << verdict.reason;
+    EXPECT_EQ(height_of(instance.problem, offsets), instance.optimum);
+  }
+}
+
+// Grown instances fold only in part: any packing of what is left expands into a valid packing of
+// the original, as high.
+TEST(PackingItemMerging, ExpandsAnyPackingOfTheMergedInstanceIntoAValidOne) {
+  for (const std::uint64_t seed : {1, 2, 3}) {
+    const PerfectInstance instance = generate_grown(400, seed);
+    const MergedProblem merged(instance.problem);
+    EXPECT_LT(merged.problem().items.size(), instance.problem.items.size());
+    EXPECT_GT(merged.problem().items.size(), 1u);
+    const Solution packing = solve("smartpool", merged.problem(), Deadline::after_seconds(10));
+    const std::vector<Bytes> offsets = merged.expand(packing.offsets);
+    const Verdict verdict = check(instance.problem, {offsets, packing.height});
+    EXPECT_TRUE(verdict.valid) << verdict.reason;
+  }
+}
+
+// Here merging in time puts two items at one offset that no packing at the bound can have there:
+// `best` still finds the optimum, on the items as they are.
+TEST(PackingItemMerging, BestReachesTheOptimumWhenMergingRuledItOut) {
+  const PerfectInstance instance = generate_grown(40, 10, Bytes{1} << 20, Time{1} << 20);
+  const MergedProblem merged(instance.problem);
+  const Timeline timeline(merged.problem());
+  ASSERT_TRUE(has_no_slack(merged.problem(), timeline));
+  EXPECT_FALSE(search_tiling(merged.problem(), timeline, 1'000'000, Deadline::after_seconds(10), Deadline::never()).perfect);
+  const Solution solution = solve("best", instance.problem, Deadline::after_seconds(10));
+  EXPECT_TRUE(check(instance.problem, solution).valid);
+  EXPECT_EQ(solution.height, instance.optimum);
+}
+
+}  // namespace
+}  // namespace tidepool::packing

@@ -5,7 +5,6 @@
 #include "analyzer/packing/generator.h"
 
 #include <algorithm>
-
 #include <charconv>
 #include <cmath>
 #include <map>

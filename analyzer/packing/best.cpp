@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <array>
-#include <chrono>
 #include <numeric>
 #include <string_view>
 #include <utility>
@@ -45,10 +44,6 @@ constexpr std::int64_t kTilingNodesPerItem = 1000;
 // search, and until when its completion may run.
 constexpr double kMergedTilingShare = 0.3;
 constexpr double kMergedCompletionShare = 0.4;
-// The completion of a first greedy pass cut by the deadline (completion.h) costs, per item left,
-// up to about this many times what building the timeline took per item (both sort interval ends;
-// the completion also keeps ordered maps of free blocks): the first pass keeps that much back.
-constexpr double kCompletionPerTimeline = 10;
 
 // The greatest common divisor of all sizes and alignments above 1: every offset and height found
 // by the placement rules is a multiple of it, so capacities are tried on that grid only.
@@ -67,7 +62,7 @@ class Portfolio {
       : problem_(problem),
         created_(Deadline::Clock::now()),
         timeline_(problem),
-        timeline_seconds_(std::chrono::duration<double>(Deadline::Clock::now() - created_).count()),
+        timeline_seconds_(Deadline::seconds_since(created_)),
         grain_(granularity(problem)),
         lowest_possible_(timeline_.peak()),
         deadline_(deadline) {}
@@ -97,9 +92,9 @@ class Portfolio {
     return !best_.order.empty() && (best_.solution.height <= lowest_possible_ || deadline.passed());
   }
 
-  // The time to keep back per item for a completion (completion.h).
-  double completion_reserve_per_item() const {
-    return kCompletionPerTimeline * timeline_seconds_ / static_cast<double>(problem_.items.size());
+  // The deadline of a pass that must end in a complete packing (completion.h).
+  Deadline reserving_for_completion() const {
+    return packing::reserving_for_completion(deadline_, timeline_seconds_, problem_.items.size());
   }
 
   // The highest capacity on the grid that is at most `bytes`.
@@ -116,7 +111,7 @@ class Portfolio {
   void run_tiling() {
     TilingResult result = search_tiling(problem_, timeline_, tiling_budget(problem_),
                                         Deadline::after_seconds(kTilingShare * deadline_.seconds_left()),
-                                        deadline_.reserving_per_item(completion_reserve_per_item()));
+                                        reserving_for_completion());
     consider_found(std::move(result.offsets));
   }
 
@@ -174,14 +169,14 @@ class Portfolio {
       // enough that what it did not reach can be placed above it (completion.h), so that there
       // is always a packing.
       const bool first = best_.order.empty();
-      const Deadline stop = first ? deadline_.reserving_per_item(completion_reserve_per_item()) : deadline_;
+      const Deadline stop = first ? reserving_for_completion() : deadline_;
       std::vector<Bytes> offsets = place(problem_, timeline_, order, run.placer, stop);
       if (!is_complete(offsets)) {
         if (!first) return;
         complete_above(problem_, offsets);
       }
       consider(std::move(order), run.placer, std::move(offsets));
-      last_seconds = std::chrono::duration<double>(Deadline::Clock::now() - started).count();
+      last_seconds = Deadline::seconds_since(started);
       const bool improved = before == 0 || best_.solution.height < before;
       fruitless = improved || last_seconds < kCheapPassSeconds ? 0 : fruitless + 1;
       if (improved) placement_seconds_ = last_seconds;

@@ -19,4 +19,15 @@ void complete_above(const Problem& problem, std::vector<Bytes>& offsets) {
   place_online_bestfit(problem, top, offsets);
 }
 
+Solution completed(const Problem& problem, std::vector<Bytes> offsets) {
+  if (!is_complete(offsets)) complete_above(problem, offsets);
+  const Bytes height = height_of(problem, offsets);
+  return {std::move(offsets), height};
+}
+
+Deadline reserving_for_completion(Deadline deadline, double timeline_seconds, std::size_t items) {
+  constexpr double kCompletionPerTimeline = 10;
+  return deadline.reserving_per_item(kCompletionPerTimeline * timeline_seconds / static_cast<double>(std::max<std::size_t>(items, 1)));
+}
+
 }  // namespace tidepool::packing

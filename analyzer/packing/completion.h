@@ -7,6 +7,7 @@
 
 #include <vector>
 
+#include "analyzer/packing/deadline.h"
 #include "analyzer/packing/problem.h"
 
 namespace tidepool::packing {
@@ -19,5 +20,14 @@ bool is_complete(const std::vector<Bytes>& offsets);
 
 // Gives every item at kUnplaced an offset; the placed items stay where they are.
 void complete_above(const Problem& problem, std::vector<Bytes>& offsets);
+
+// `offsets` as a solution, completed above first if a pass left items unplaced.
+Solution completed(const Problem& problem, std::vector<Bytes> offsets);
+
+// The deadline of a placement pass that must end in a complete packing: `deadline`, less a reserve
+// for each item the pass has not reached, so that complete_above fits too: 10 x what building the
+// timeline took per item (`timeline_seconds`; both sort interval ends, and the completion also
+// keeps ordered maps of free blocks), which follows the machine's load.
+Deadline reserving_for_completion(Deadline deadline, double timeline_seconds, std::size_t items);
 
 }  // namespace tidepool::packing

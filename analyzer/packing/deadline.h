@@ -24,6 +24,9 @@ class Deadline {
     return reserving;
   }
   bool passed() const { return Clock::now() >= at_; }
+  static double seconds_since(Clock::time_point start) {
+    return std::chrono::duration<double>(Clock::now() - start).count();
+  }
   double seconds_left() const { return std::chrono::duration<double>(at_ - Clock::now()).count(); }
   // Whether the deadline, less the reserve for the `unreached` items, has passed; looked at only
   // every kStride-th call of a loop (`step` counts the calls), so that hot loops pay for the

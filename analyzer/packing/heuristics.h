@@ -1,4 +1,6 @@
 // The baseline heuristics, one file each. Each takes a valid problem and returns a valid solution.
+// They are not anytime: at the deadline a pass stops and what it has not placed goes above the rest
+// (completion.h), so that a time limit holds even on instances too large for them.
 #pragma once
 
 #include <vector>
@@ -11,15 +13,15 @@ namespace tidepool::packing {
 // SmartPool (Zhang et al., arXiv 1903.06631): items by size descending (ties: earlier start),
 // each into the best-fitting (or first-fitting) gap among the merged address ranges of the
 // placed items it shares time with.
-Solution solve_smartpool(const Problem& problem, Fit fit);
+Solution solve_smartpool(const Problem& problem, Fit fit, Deadline deadline);
 
 // TensorFlow Lite's greedy by size: items by size descending (ties: input order), each into the
 // smallest gap between the placed items it shares time with that holds it, else on top.
-Solution solve_tflite_greedy_size(const Problem& problem);
+Solution solve_tflite_greedy_size(const Problem& problem, Deadline deadline);
 
 // XLA's global decreasing-size best-fit heap, run over its spatial order (size, then live length),
 // its temporal order (live length, then size) and by area; the lowest result is kept.
-Solution solve_xla_heap(const Problem& problem);
+Solution solve_xla_heap(const Problem& problem, Deadline deadline);
 
 // An online best-fit allocator with coalescing of free blocks (as a caching pool like CnMeM does):
 // it sees allocations and frees in time order only, never the future. An item with several

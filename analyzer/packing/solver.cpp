@@ -13,13 +13,13 @@ namespace {
 
 const std::array<SolverInfo, 6> kSolvers = {{
     {"smartpool", "SmartPool: by size, best-fitting gap among time-overlapping items",
-     [](const Problem& p, Deadline) { return solve_smartpool(p, Fit::best); }},
+     [](const Problem& p, Deadline d) { return solve_smartpool(p, Fit::best, d); }},
     {"smartpool-firstfit", "SmartPool with first fit",
-     [](const Problem& p, Deadline) { return solve_smartpool(p, Fit::first); }},
+     [](const Problem& p, Deadline d) { return solve_smartpool(p, Fit::first, d); }},
     {"tflite-greedy-size", "TensorFlow Lite's greedy by size",
-     [](const Problem& p, Deadline) { return solve_tflite_greedy_size(p); }},
+     [](const Problem& p, Deadline d) { return solve_tflite_greedy_size(p, d); }},
     {"xla-heap", "XLA's best-fit heap over several orders",
-     [](const Problem& p, Deadline) { return solve_xla_heap(p); }},
+     [](const Problem& p, Deadline d) { return solve_xla_heap(p, d); }},
     {"online-bestfit", "online best-fit with coalescing, in time order (CnMeM-like)",
      [](const Problem& p, Deadline) { return solve_online_bestfit(p); }},
     {"best", "greedy portfolio, exact search and local search, anytime", solve_best},

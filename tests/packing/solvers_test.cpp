@@ -33,7 +33,7 @@ TEST(PackingGapFit, BestFitTakesTheSmallestGapAndFirstFitTheLowest) {
 
 TEST(PackingSmartPool, PlacesBySizeThenStartIntoTheBestGap) {
   // Order: g1, then the size-2 items by start (g2, f3, t), then f1, f2.
-  const Solution solution = solve_smartpool(kTwoGaps, Fit::best);
+  const Solution solution = solve_smartpool(kTwoGaps, Fit::best, Deadline::never());
   EXPECT_EQ(solution.offsets, (std::vector<Bytes>{8, 0, 9, 4, 6, 0}));
   EXPECT_EQ(solution.height, 10);
 }
@@ -55,6 +55,18 @@ TEST(PackingOnlineBestFit, CoalescesNeighbouringFreeBlocks) {
 TEST(PackingOnlineBestFit, HoldsAnItemWithGapsThroughItsGaps) {
   const Problem problem{{{"gappy", 4, 1, {{0, 2}, {6, 8}}}, {"inside", 4, 1, {{2, 6}}}}};
   EXPECT_EQ(solve_online_bestfit(problem).height, 8);
+}
+
+// A time limit holds for the baselines too: a pass the deadline cuts leaves the rest to the
+// completion above it, so the packing is complete and valid, and higher than the uncut one.
+TEST(PackingBaselines, StopAtTheDeadlineWithACompletePacking) {
+  const Problem problem = generate_perfect(5000, 5).problem;
+  for (const std::string_view name : {"smartpool", "smartpool-firstfit", "tflite-greedy-size", "xla-heap"}) {
+    const Solution cut = solve(name, problem, Deadline::after_seconds(0));
+    const Verdict verdict = check(problem, cut);
+    EXPECT_TRUE(verdict.valid) << name << ": " << verdict.reason;
+    EXPECT_GT(cut.height, solve(name, problem, Deadline::never()).height) << name;
+  }
 }
 
 // Every solver: valid on each instance, never below the lower bound; `best` at the optimum.

@@ -60,7 +60,7 @@ TEST(PackingOnlineBestFit, HoldsAnItemWithGapsThroughItsGaps) {
 // A time limit holds for the baselines too: a pass the deadline cuts leaves the rest to the
 // completion above it, so the packing is complete and valid, and higher than the uncut one.
 TEST(PackingBaselines, StopAtTheDeadlineWithACompletePacking) {
-  const Problem problem = generate_perfect(5000, 5).problem;
+  const Problem problem = generate_perfect(2000, 5).problem;
   for (const std::string_view name : {"smartpool", "smartpool-firstfit", "tflite-greedy-size", "xla-heap"}) {
     const Solution cut = solve(name, problem, Deadline::after_seconds(0));
     const Verdict verdict = check(problem, cut);

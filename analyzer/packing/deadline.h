@@ -24,6 +24,7 @@ class Deadline {
     return reserving;
   }
   bool passed() const { return Clock::now() >= at_; }
+  // Seconds from `start` until now.
   static double seconds_since(Clock::time_point start) {
     return std::chrono::duration<double>(Clock::now() - start).count();
   }

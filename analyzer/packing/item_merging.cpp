@@ -21,7 +21,10 @@ MergedProblem::MergedProblem(const Problem& problem) : original_count_(problem.i
     nodes_.push_back(leaf);
     (item.live.size() == 1 ? active : kept).push_back(static_cast<std::uint32_t>(i));
   }
-  while (merge_in_address(active) | merge_in_time(active)) {
+  for (bool changed = true; changed;) {
+    const bool stacked = merge_in_address(active);
+    const bool joined = merge_in_time(active);
+    changed = stacked || joined;
   }
   roots_ = std::move(active);
   roots_.insert(roots_.end(), kept.begin(), kept.end());

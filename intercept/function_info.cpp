@@ -100,7 +100,7 @@ const FunctionInfo* known_info(runtime::Recorder& rec, CUfunction function) {
 }  // namespace
 
 const FunctionInfo& function_info(runtime::Recorder& rec, CUfunction function) {
-  const auto lease = runtime::ThreadScratch<ThreadCache, ThreadCache>::get();
+  const auto lease = runtime::ThreadScratch<ThreadCache>::get();
   ThreadCache& cache = *lease;
   const uint64_t generation = g_generation.load(std::memory_order_acquire);
   if (cache.generation != generation) {

@@ -39,7 +39,7 @@ inline void record_served_alloc(runtime::Recorder* rec, const runtime::optimize:
     trace::Event alloc{0, 0, 0, trace::Alloc{}};
     trace::Event hit{0, 0, 0, trace::PoolHit{}};
   };
-  const auto records = runtime::ThreadScratch<Records, Records>::get();
+  const auto records = runtime::ThreadScratch<Records>::get();
   trace::Alloc& a = *std::get_if<trace::Alloc>(&records->alloc.record);  // they hold nothing else
   trace::PoolHit& hit = *std::get_if<trace::PoolHit>(&records->hit.record);
   a.alloc_id = outcome.alloc_id;

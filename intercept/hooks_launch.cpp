@@ -39,7 +39,7 @@ CUresult record_launch(CUfunction function, CUstream stream, const LaunchShape& 
   struct LaunchEvent {
     trace::Event event{0, 0, 0, trace::Launch{}};
   };
-  const auto lease = runtime::ThreadScratch<LaunchEvent, LaunchEvent>::get();
+  const auto lease = runtime::ThreadScratch<LaunchEvent>::get();
   trace::Event& event = lease->event;
   auto& l = std::get<trace::Launch>(event.record);
   const FunctionInfo& info = function_info(*rec, function);

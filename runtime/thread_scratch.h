@@ -13,8 +13,9 @@
 //   const auto found = ThreadScratch<std::vector<Access>, Found>::get();
 //   found->clear();
 //
-// Each Tag names one object per thread. Objects are value-initialized; get() throws std::bad_alloc
-// when memory is exhausted, as constructing a `thread_local` would.
+// Each Tag names one object per thread; it defaults to T, for a type that only one place uses.
+// Objects are value-initialized; get() throws std::bad_alloc when memory is exhausted, as
+// constructing a `thread_local` would.
 #pragma once
 
 #include <memory>
@@ -22,7 +23,7 @@
 
 namespace tidepool::runtime {
 
-template <class T, class Tag>
+template <class T, class Tag = T>
 class ThreadScratch {
  public:
   // The calling thread's object, or, once its thread-locals are destroyed, one of its own.

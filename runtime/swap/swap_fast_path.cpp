@@ -38,7 +38,7 @@ void SwapSpace::Impl::publish_index() {
 SwapSpace::Impl::FastPath SwapSpace::Impl::try_fast_path(std::span<const CUdeviceptr> addresses, CUstream stream,
                                                          bool all_ours) {
   if (absent.load(std::memory_order_acquire) != 0) return FastPath::slow;
-  const auto lease = ThreadScratch<ThreadIndex, ThreadIndex>::get();
+  const auto lease = ThreadScratch<ThreadIndex>::get();
   ThreadIndex& mine = *lease;
   if (mine.version != index_version.load(std::memory_order_acquire)) {
     const std::lock_guard lock(mutex);

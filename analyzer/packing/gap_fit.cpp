@@ -47,4 +47,19 @@ std::vector<Bytes> place_in_gaps(const Problem& problem, const Timeline& timelin
   return offsets;
 }
 
+Solution solve_by_gap_passes(const Problem& problem, std::span<const OrderKey> keys, Fit fit, Deadline deadline) {
+  const Deadline::Clock::time_point started = Deadline::Clock::now();
+  const Timeline timeline(problem);
+  const Deadline first_stop = reserving_for_completion(deadline, Deadline::seconds_since(started), problem.items.size());
+  Solution best;
+  for (const OrderKey key : keys) {
+    const bool first = best.offsets.empty();
+    std::vector<Bytes> offsets = place_in_gaps(problem, timeline, order_by(problem, key), fit, first ? first_stop : deadline);
+    if (!first && !is_complete(offsets)) break;
+    Solution candidate = completed(problem, std::move(offsets));
+    if (first || candidate.height < best.height) best = std::move(candidate);
+  }
+  return best;
+}
+
 }  // namespace tidepool::packing

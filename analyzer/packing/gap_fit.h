@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "analyzer/packing/deadline.h"
+#include "analyzer/packing/orders.h"
 #include "analyzer/packing/problem.h"
 #include "analyzer/packing/timeline.h"
 
@@ -19,5 +20,10 @@ enum class Fit { best, first };
 // `order` is a permutation of the item indices. Returns the offset of each item.
 std::vector<Bytes> place_in_gaps(const Problem& problem, const Timeline& timeline,
                                  std::span<const std::size_t> order, Fit fit, Deadline deadline);
+
+// The baselines' whole run: one gap pass per order key, the lowest packing kept. The first pass
+// stops early enough at the deadline that what it did not reach can be placed above it
+// (completion.h); a later pass the deadline cuts is dropped.
+Solution solve_by_gap_passes(const Problem& problem, std::span<const OrderKey> keys, Fit fit, Deadline deadline);
 
 }  // namespace tidepool::packing

@@ -1,15 +1,12 @@
 // SmartPool's heuristic (see heuristics.h).
-#include "analyzer/packing/completion.h"
+#include <array>
+
 #include "analyzer/packing/heuristics.h"
-#include "analyzer/packing/orders.h"
 
 namespace tidepool::packing {
 
 Solution solve_smartpool(const Problem& problem, Fit fit, Deadline deadline) {
-  const Deadline::Clock::time_point started = Deadline::Clock::now();
-  const Timeline timeline(problem);
-  const Deadline stop = reserving_for_completion(deadline, Deadline::seconds_since(started), problem.items.size());
-  return completed(problem, place_in_gaps(problem, timeline, order_by(problem, OrderKey::size), fit, stop));
+  return solve_by_gap_passes(problem, std::array{OrderKey::size}, fit, deadline);
 }
 
 }  // namespace tidepool::packing

@@ -1,15 +1,12 @@
 // TensorFlow Lite's greedy by size (see heuristics.h).
-#include "analyzer/packing/completion.h"
+#include <array>
+
 #include "analyzer/packing/heuristics.h"
-#include "analyzer/packing/orders.h"
 
 namespace tidepool::packing {
 
 Solution solve_tflite_greedy_size(const Problem& problem, Deadline deadline) {
-  const Deadline::Clock::time_point started = Deadline::Clock::now();
-  const Timeline timeline(problem);
-  const Deadline stop = reserving_for_completion(deadline, Deadline::seconds_since(started), problem.items.size());
-  return completed(problem, place_in_gaps(problem, timeline, order_by(problem, OrderKey::size_index), Fit::best, stop));
+  return solve_by_gap_passes(problem, std::array{OrderKey::size_index}, Fit::best, deadline);
 }
 
 }  // namespace tidepool::packing

@@ -18,9 +18,6 @@
 namespace tidepool::packing {
 namespace {
 
-// Grown pieces take one of this many sizes (multiples of one grain), so that neighbouring
-// floors often meet and runs merge: the pieces above then straddle the cuts below.
-constexpr std::uint64_t kSizeSteps = 8;
 // With lengths and sizes drawn up to 2 / k of the rectangle's, growth makes about this many times
 // k^2 pieces (measured from 10,000 to 1,000,000 pieces), so k = sqrt(items / it).
 constexpr double kGrownPiecesPerCell = 2.5;
@@ -156,19 +153,20 @@ PerfectInstance generate_perfect(std::size_t items, std::uint64_t seed, Bytes he
   return to_instance(std::move(done), height, random);
 }
 
-PerfectInstance generate_grown(std::size_t items, std::uint64_t seed, Bytes height, Time horizon) {
+PerfectInstance generate_grown(std::size_t items, std::uint64_t seed, Bytes height, Time horizon, std::uint64_t size_steps) {
   if (items < 1) throw std::invalid_argument("a generated instance needs at least 1 item");
   std::mt19937_64 random(seed);
   const double side = std::sqrt(static_cast<double>(items) / kGrownPiecesPerCell);
   const auto longest = std::max<std::uint64_t>(1, static_cast<std::uint64_t>(2 * static_cast<double>(horizon) / side));
   const auto largest = std::max<std::uint64_t>(1, static_cast<std::uint64_t>(2 * static_cast<double>(height) / side));
-  const Bytes grain = static_cast<Bytes>(std::max<std::uint64_t>(1, largest / kSizeSteps));
+  const std::uint64_t steps = size_steps == 0 ? largest : size_steps;
+  const Bytes grain = static_cast<Bytes>(std::max<std::uint64_t>(1, largest / steps));
   GrowingSkyline skyline(horizon, height);
   std::vector<Piece> pieces;
   while (const std::optional<GrowingSkyline::Run> run = skyline.take_lowest()) {
     for (Time from = run->begin; from < run->end;) {
       const Time to = std::min<Time>(run->end, from + 1 + static_cast<Time>(random() % longest));
-      const Bytes top = std::min<Bytes>(height, run->floor + grain * static_cast<Bytes>(1 + random() % kSizeSteps));
+      const Bytes top = std::min<Bytes>(height, run->floor + grain * static_cast<Bytes>(1 + random() % steps));
       pieces.push_back({from, to, run->floor, top});
       skyline.add({from, to, top});
       from = to;
@@ -185,7 +183,7 @@ PerfectInstance generate_from_spec(std::string_view spec) {
   if (!is_generator_spec(spec) || second == std::string_view::npos) bad_spec(spec);
   const std::uint64_t items = parse_number(spec.substr(first + 1, second - first - 1), spec);
   const std::uint64_t seed = parse_number(spec.substr(second + 1), spec);
-  return spec.starts_with("perfect:") ? generate_perfect(items, seed) : generate_grown(items, seed);
+  return spec.starts_with("perfect:") ? generate_perfect(items, seed) : generate_grown(items, seed, Bytes{1} << 32, Time{1} << 32, kGrownSizeSteps);
 }
 
 }  // namespace tidepool::packing

@@ -29,12 +29,14 @@ PerfectInstance generate_perfect(std::size_t items, std::uint64_t seed, Bytes he
 // About `items` pieces grown on a skyline over `horizon` time steps up to `height`: the lowest
 // run of equal floors (leftmost among equals) is cut in time at random points, and each piece gets
 // an item of random size at that floor, capped by the room left below `height` (so the last item
-// of a column fills it exactly). Sizes take 8 values, multiples of one grain, so neighbouring
-// floors often meet and their runs merge: the items above then straddle the cuts below (with sizes
-// all different, runs would never merge, and the pieces would be guillotine cuts again). Item ids
-// are 0..n-1 and alignment is 1.
+// of a column fills it exactly). Sizes take `size_steps` values, multiples of one grain (8 by
+// default, and for grown:N:SEED), so neighbouring floors often meet and their runs merge: the items
+// above then straddle the cuts below. With 0, sizes are any from 1 up: runs then never merge, and
+// the pieces are guillotine cuts again (and not about `items` of them: several times more). Item
+// ids are 0..n-1 and alignment is 1.
+inline constexpr std::uint64_t kGrownSizeSteps = 8;
 PerfectInstance generate_grown(std::size_t items, std::uint64_t seed, Bytes height = Bytes{1} << 32,
-                               Time horizon = Time{1} << 32);
+                               Time horizon = Time{1} << 32, std::uint64_t size_steps = kGrownSizeSteps);
 
 // Whether `text` names a generated instance ("perfect:..." or "grown:...").
 bool is_generator_spec(std::string_view text);

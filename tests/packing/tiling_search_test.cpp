@@ -1,10 +1,9 @@
 // The tiling search: it packs instances with no slack at the lower bound, both those cut from a
-// rectangle (generator.h) and those grown strip by strip on a skyline (built here, with sizes that
-// all differ), `best` uses it, and it always returns a complete valid packing.
+// rectangle and those grown on a skyline with sizes that all differ (generator.h; both are
+// guillotine cuts: the search does not solve grown instances with sizes on 8 steps, see
+// docs/packing.md), `best` uses it, and it always returns a complete valid packing.
 #include <gtest/gtest.h>
 
-#include <algorithm>
-#include <random>
 #include <string>
 
 #include "analyzer/packing/checker.h"
@@ -15,34 +14,6 @@
 
 namespace tidepool::packing {
 namespace {
-
-// A tiling grown on a skyline over `horizon` time steps up to `height`: the lowest run of equal
-// floors (leftmost) is cut in time at random points, and each piece gets an item of random size
-// at that floor (the last one of a column fills it up to `height` exactly). With sizes this
-// varied, floors seldom meet, so these are mostly guillotine cuts too; generator.h's grown
-// instances, whose sizes take 8 values, are not, and the search does not solve those
-// (docs/packing.md).
-Problem grown_perfect(std::uint64_t seed, Time horizon, Bytes height) {
-  std::mt19937_64 random(seed);
-  std::vector<Bytes> floor(static_cast<std::size_t>(horizon), 0);
-  Problem problem;
-  while (true) {
-    const auto lowest = std::ranges::min_element(floor);
-    if (*lowest == height) break;
-    const Time begin = lowest - floor.begin();
-    Time end = begin;
-    while (end < horizon && floor[end] == *lowest) ++end;
-    for (Time from = begin; from < end;) {
-      const Time to = std::min<Time>(end, from + 1 + static_cast<Time>(random() % 40));
-      const Bytes room = height - floor[from];
-      const Bytes size = std::min<Bytes>(room, 1 + static_cast<Bytes>(random() % (height / 6)));
-      problem.items.push_back({std::to_string(problem.items.size()), size, 1, {{from, to}}});
-      for (Time t = from; t < to; ++t) floor[t] += size;
-      from = to;
-    }
-  }
-  return problem;
-}
 
 // The packing a search returned, which the independent checker must accept.
 Solution checked_packing(const Problem& problem, const TilingResult& result) {
@@ -69,7 +40,7 @@ TEST(PackingTilingSearch, PacksRectangleCutsAtTheOptimum) {
 
 TEST(PackingTilingSearch, PacksSkylineGrownTilingsAtTheOptimum) {
   for (const std::uint64_t seed : {1, 2, 3, 4}) {
-    const Problem problem = grown_perfect(seed, 400, Bytes{1} << 20);
+    const Problem problem = generate_grown(300, seed, Bytes{1} << 20, 400, 0).problem;
     ASSERT_GT(problem.items.size(), 300u);
     expect_perfect(problem, Bytes{1} << 20);
   }

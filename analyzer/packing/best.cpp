@@ -75,6 +75,8 @@ class Portfolio {
     }
     run_greedy();
     if (done(deadline_)) return std::move(best_.solution);
+    run_free_blocks();
+    if (done(deadline_)) return std::move(best_.solution);
     const std::size_t n = problem_.items.size();
     if (n <= kExactMaxItems && ExactSearch::overlap_pairs(problem_) <= kExactMaxPairs) {
       run_exact(Deadline::after_seconds(kExactShare * deadline_.seconds_left()));
@@ -181,6 +183,19 @@ class Portfolio {
       fruitless = improved || last_seconds < kCheapPassSeconds ? 0 : fruitless + 1;
       if (improved) placement_seconds_ = last_seconds;
     }
+  }
+
+  // The allocator's sweep, largest first among the items that start together: cheap at any size
+  // (no overlap pairs), and the best start on instances whose freed memory is refilled at once.
+  // Dropped when cut by the deadline.
+  void run_free_blocks() {
+    const Deadline::Clock::time_point started = Deadline::Clock::now();
+    const Bytes before = best_.solution.height;
+    std::vector<std::size_t> order = order_by(problem_, OrderKey::size);
+    std::vector<Bytes> offsets = place(problem_, timeline_, order, Placer::free_blocks, deadline_);
+    if (!is_complete(offsets)) return;
+    consider(std::move(order), Placer::free_blocks, std::move(offsets));
+    if (best_.solution.height < before) placement_seconds_ = Deadline::seconds_since(started);
   }
 
   // A packing from the exact search, with the order of its offsets (for the local search).

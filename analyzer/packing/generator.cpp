@@ -2,6 +2,7 @@
 // with the largest area, cut at a uniformly random point of its middle half, so pieces stay
 // comparable in area while their shapes vary. Growth: runs of equal floor in an ordered map, the
 // open ones (below the top) in an ordered set by floor, so each step takes the lowest at once.
+// Refill: the live buffers in address order, rebuilt at each step.
 #include "analyzer/packing/generator.h"
 
 #include <algorithm>
@@ -30,7 +31,7 @@ struct Piece {
 };
 
 [[noreturn]] void bad_spec(std::string_view spec) {
-  throw std::invalid_argument("bad instance spec '" + std::string(spec) + "' (expected perfect:N:SEED or grown:N:SEED)");
+  throw std::invalid_argument("bad instance spec '" + std::string(spec) + "' (expected perfect:N:SEED, grown:N:SEED or refill:N:SEED)");
 }
 
 std::uint64_t parse_number(std::string_view text, std::string_view spec) {
@@ -175,7 +176,62 @@ PerfectInstance generate_grown(std::size_t items, std::uint64_t seed, Bytes heig
   return to_instance(std::move(pieces), height, random);
 }
 
-bool is_generator_spec(std::string_view text) { return text.starts_with("perfect:") || text.starts_with("grown:"); }
+PerfectInstance generate_refill(std::size_t items, std::uint64_t seed, Bytes height) {
+  if (items < 1) throw std::invalid_argument("a generated instance needs at least 1 item");
+  std::mt19937_64 random(seed);
+  const auto live_target = std::clamp<std::size_t>(std::llround(2 * std::sqrt(static_cast<double>(items))), 1, items);
+  std::vector<Piece> live;  // in address order; `end` unset until the piece ends
+  std::vector<Piece> pieces;
+  // Cuts [bottom, top) at `count - 1` distinct random points into pieces that begin at `begin`.
+  const auto cut_into = [&](std::vector<Piece>& out, Bytes bottom, Bytes top, Time begin, std::size_t count) {
+    count = std::clamp<std::size_t>(count, 1, static_cast<std::size_t>(top - bottom));
+    std::set<Bytes> cuts;
+    while (cuts.size() + 1 < count) cuts.insert(bottom + 1 + static_cast<Bytes>(random() % static_cast<std::uint64_t>(top - bottom - 1)));
+    cuts.insert(top);
+    for (Bytes from = bottom; const Bytes to : cuts) {
+      out.push_back({begin, 0, from, to});
+      from = to;
+    }
+  };
+  cut_into(live, 0, height, 0, live_target);
+  Time now = 0;
+  while (pieces.size() + live.size() < items) {
+    now += 1 + static_cast<Time>(random() % 100);
+    const std::uint64_t per_mille = 10 + random() % 71;
+    std::vector<char> ending(live.size());
+    for (char& ends : ending) ends = random() % 1000 < per_mille;
+    if (std::ranges::find(ending, 1) == ending.end()) ending[random() % live.size()] = 1;
+    std::vector<Piece> next;
+    for (std::size_t k = 0; k < live.size();) {
+      if (!ending[k]) {
+        next.push_back(live[k++]);
+        continue;
+      }
+      const Bytes bottom = live[k].bottom;
+      std::size_t freed = 0;
+      for (; k < live.size() && ending[k]; ++k, ++freed) {
+        live[k].end = now;
+        pieces.push_back(live[k]);
+      }
+      // About as many new buffers as were freed here: one more or one fewer, leaning back
+      // towards the live target.
+      const int lean = live.size() < live_target ? 1 : -1;
+      const auto count = static_cast<std::int64_t>(freed) + lean * static_cast<std::int64_t>(random() % 2) + static_cast<std::int64_t>(random() % 3) - 1;
+      cut_into(next, bottom, pieces.back().top, now, static_cast<std::size_t>(std::max<std::int64_t>(1, count)));
+    }
+    live = std::move(next);
+  }
+  now += 1 + static_cast<Time>(random() % 100);
+  for (Piece& piece : live) {
+    piece.end = now;
+    pieces.push_back(piece);
+  }
+  return to_instance(std::move(pieces), height, random);
+}
+
+bool is_generator_spec(std::string_view text) {
+  return text.starts_with("perfect:") || text.starts_with("grown:") || text.starts_with("refill:");
+}
 
 PerfectInstance generate_from_spec(std::string_view spec) {
   const std::size_t first = spec.find(':');
@@ -183,7 +239,9 @@ PerfectInstance generate_from_spec(std::string_view spec) {
   if (!is_generator_spec(spec) || second == std::string_view::npos) bad_spec(spec);
   const std::uint64_t items = parse_number(spec.substr(first + 1, second - first - 1), spec);
   const std::uint64_t seed = parse_number(spec.substr(second + 1), spec);
-  return spec.starts_with("perfect:") ? generate_perfect(items, seed) : generate_grown(items, seed, Bytes{1} << 32, Time{1} << 32, kGrownSizeSteps);
+  if (spec.starts_with("perfect:")) return generate_perfect(items, seed);
+  if (spec.starts_with("grown:")) return generate_grown(items, seed);
+  return generate_refill(items, seed);
 }
 
 }  // namespace tidepool::packing

@@ -5,7 +5,10 @@
 //   space, until it is split into the requested number of items (guillotine cuts). The first cuts
 //   are across the address space, so that the instance does not fall apart into time ranges;
 // - grown: the rectangle is filled from the bottom, piece by piece, on a skyline (not guillotine
-//   cuts: no straight line crosses the packing).
+//   cuts: no straight line crosses the packing);
+// - refill: the rectangle is filled from the left, as a program whose memory is always exactly full
+//   would: at each step a few buffers are freed and the holes they leave are cut into new ones
+//   (growth across time where grown grows across addresses; not guillotine cuts either).
 #pragma once
 
 #include <cstdint>
@@ -38,11 +41,19 @@ inline constexpr std::uint64_t kGrownSizeSteps = 8;
 PerfectInstance generate_grown(std::size_t items, std::uint64_t seed, Bytes height = Bytes{1} << 32,
                                Time horizon = Time{1} << 32, std::uint64_t size_steps = kGrownSizeSteps);
 
-// Whether `text` names a generated instance ("perfect:..." or "grown:...").
+// About `items` pieces of a rectangle of `height` bytes, grown along time: about 2 sqrt(items)
+// buffers cut the address space at time 0; then at each step (1 to 100 time units later) each
+// live buffer ends with a probability drawn from 1-8% (at least one ends), the freed ranges that
+// touch merge into holes, and each hole is cut at random points into about as many new buffers as
+// ended in it (so the number live stays near its start); at the end all end together. Item ids
+// are 0..n-1 and alignment is 1.
+PerfectInstance generate_refill(std::size_t items, std::uint64_t seed, Bytes height = Bytes{1} << 32);
+
+// Whether `text` names a generated instance ("perfect:...", "grown:..." or "refill:...").
 bool is_generator_spec(std::string_view text);
 
-// Parses "perfect:N:SEED" or "grown:N:SEED" (std::invalid_argument if malformed) and generates
-// that instance.
+// Parses "perfect:N:SEED", "grown:N:SEED" or "refill:N:SEED" (std::invalid_argument if
+// malformed) and generates that instance.
 PerfectInstance generate_from_spec(std::string_view spec);
 
 }  // namespace tidepool::packing

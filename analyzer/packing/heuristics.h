@@ -3,6 +3,7 @@
 // (completion.h), so that a time limit holds even on instances too large for them.
 #pragma once
 
+#include <span>
 #include <vector>
 
 #include "analyzer/packing/gap_fit.h"
@@ -31,5 +32,10 @@ Solution solve_online_bestfit(const Problem& problem);
 // The same allocator for the items at kUnplaced (completion.h) only, in a pool whose addresses
 // begin at `floor`: it gives them their offsets and leaves the others as they are.
 void place_online_bestfit(const Problem& problem, Bytes floor, std::vector<Bytes>& offsets);
+// The same allocator as a placement rule (Placer::free_blocks): items by start time, those that
+// start together in `order`, each into the best-fitting free block at its start. An allocator
+// that saw each time's allocations together and served the largest first, with `order` by size.
+// What it did not reach by the deadline is at kUnplaced.
+std::vector<Bytes> place_in_free_blocks(const Problem& problem, std::span<const std::size_t> order, Deadline deadline);
 
 }  // namespace tidepool::packing

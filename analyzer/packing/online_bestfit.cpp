@@ -1,14 +1,18 @@
-// The online best-fit allocator with coalescing (see heuristics.h). Free blocks live in two
+// The online best-fit allocator with coalescing (see heuristics.h), and the placement rule that
+// runs it with each time's allocations in a given order. Free blocks live in two
 // indexes, by offset (to coalesce neighbours) and by size (to find the best fit); the free space
 // above the highest block in use is the top of the pool, which grows when nothing fits.
 #include <algorithm>
 #include <map>
+#include <numeric>
 #include <set>
+#include <span>
 #include <tuple>
 #include <vector>
 
 #include "analyzer/packing/completion.h"
 #include "analyzer/packing/heuristics.h"
+#include "analyzer/packing/orders.h"
 
 namespace tidepool::packing {
 namespace {
@@ -74,25 +78,47 @@ class FreeBlocks {
 
 }  // namespace
 
-void place_online_bestfit(const Problem& problem, Bytes floor, std::vector<Bytes>& offsets) {
+namespace {
+
+// The allocator over the items at kUnplaced, in time order (frees first at one time, as intervals
+// are half-open; allocations at one time by `rank`, lowest first), in a pool whose addresses begin
+// at `floor`. At the deadline it stops: what it did not reach stays at kUnplaced.
+void allocate_in_time_order(const Problem& problem, Bytes floor, std::span<const std::uint32_t> rank,
+                            std::vector<Bytes>& offsets, Deadline deadline) {
   const auto& items = problem.items;
-  // (time, 0 = free / 1 = allocate, item): frees first, as intervals are half-open.
-  std::vector<std::tuple<Time, int, std::size_t>> events;
+  // (time, 0 = free / 1 = allocate, rank, item)
+  std::vector<std::tuple<Time, int, std::uint32_t, std::size_t>> events;
   events.reserve(2 * items.size());
   for (std::size_t i = 0; i < items.size(); ++i) {
     if (offsets[i] != kUnplaced) continue;
-    events.emplace_back(first_start(items[i]), 1, i);
-    events.emplace_back(last_end(items[i]), 0, i);
+    events.emplace_back(first_start(items[i]), 1, rank[i], i);
+    events.emplace_back(last_end(items[i]), 0, rank[i], i);
   }
   std::ranges::sort(events);
   FreeBlocks pool(floor);
-  for (const auto& [time, is_allocation, i] : events) {
-    if (is_allocation) {
-      offsets[i] = pool.allocate(items[i].size, items[i].alignment);
-    } else {
+  std::size_t unreached = events.size() / 2;
+  for (std::uint64_t step = 1; const auto& [time, is_allocation, order, i] : events) {
+    if (!is_allocation) {
       pool.release(offsets[i], items[i].size);
+      continue;
     }
+    if (deadline.passed_at(step++, unreached--)) return;
+    offsets[i] = pool.allocate(items[i].size, items[i].alignment);
   }
+}
+
+}  // namespace
+
+void place_online_bestfit(const Problem& problem, Bytes floor, std::vector<Bytes>& offsets) {
+  std::vector<std::uint32_t> input_order(problem.items.size());
+  std::iota(input_order.begin(), input_order.end(), 0);
+  allocate_in_time_order(problem, floor, input_order, offsets, Deadline::never());
+}
+
+std::vector<Bytes> place_in_free_blocks(const Problem& problem, std::span<const std::size_t> order, Deadline deadline) {
+  std::vector<Bytes> offsets(problem.items.size(), kUnplaced);
+  allocate_in_time_order(problem, 0, ranks_of(order), offsets, deadline);
+  return offsets;
 }
 
 Solution solve_online_bestfit(const Problem& problem) {

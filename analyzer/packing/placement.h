@@ -16,6 +16,7 @@ enum class Placer {
   gaps_first,    // place_in_gaps, first fit, in the order
   lowest_first,  // place_lowest_first, the order breaking ties
   skyline,       // place_skyline, the order breaking ties
+  free_blocks,   // place_in_free_blocks (heuristics.h): by start time, the order breaking ties
 };
 
 // The offsets that `placer` gives for the items taken in `order`; the items it did not reach by

@@ -49,7 +49,7 @@ TEST(PackingDeadline, EveryPlacerStopsAndTheCompletionIsValid) {
   const Problem problem = random_problem(5, 4000);
   const Timeline timeline(problem);
   const std::vector<std::size_t> order = order_by(problem, OrderKey::size);
-  for (const Placer placer : {Placer::gaps_best, Placer::gaps_first, Placer::lowest_first, Placer::skyline}) {
+  for (const Placer placer : {Placer::gaps_best, Placer::gaps_first, Placer::lowest_first, Placer::skyline, Placer::free_blocks}) {
     std::vector<Bytes> offsets = place(problem, timeline, order, placer, already_passed());
     ASSERT_FALSE(is_complete(offsets));
     const std::vector<Bytes> partial = offsets;
@@ -71,7 +71,7 @@ TEST(PackingDeadline, EveryPlacerFinishesWithoutADeadline) {
   const Problem problem = random_problem(6, 1500);
   const Timeline timeline(problem);
   const std::vector<std::size_t> order = order_by(problem, OrderKey::area);
-  for (const Placer placer : {Placer::gaps_best, Placer::gaps_first, Placer::lowest_first, Placer::skyline}) {
+  for (const Placer placer : {Placer::gaps_best, Placer::gaps_first, Placer::lowest_first, Placer::skyline, Placer::free_blocks}) {
     EXPECT_TRUE(is_complete(place(problem, timeline, order, placer, Deadline::never())));
   }
 }

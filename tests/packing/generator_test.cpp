@@ -1,4 +1,4 @@
-// The generators of perfect packings (cut and grown): the pieces fill the rectangle, so the packing
+// The generators of perfect packings (cut, grown and refilled): the pieces fill the rectangle, so the packing
 // each returns is valid with height == optimum == lower bound; they are deterministic for a seed.
 #include <gtest/gtest.h>
 
@@ -54,7 +54,24 @@ TEST(PackingGenerator, GrownIsDeterministicPerSeed) {
   EXPECT_NE(generate_grown(500, 5).problem.items, generate_grown(500, 6).problem.items);
 }
 
+TEST(PackingGenerator, RefilledPiecesFillTheRectangle) {
+  for (const std::size_t items : {1, 50, 2000, 20000}) {
+    const PerfectInstance instance = generate_refill(items, 42);
+    expect_fills_the_rectangle(instance);
+    EXPECT_GE(instance.problem.items.size(), items);  // the last step may cut a few more
+    EXPECT_LT(instance.problem.items.size(), items + items / 10 + 20);
+  }
+  expect_fills_the_rectangle(generate_refill(300, 5, 40));  // holes too small for the cuts asked for
+}
+
+TEST(PackingGenerator, RefillIsDeterministicPerSeed) {
+  EXPECT_EQ(generate_refill(500, 5).problem.items, generate_refill(500, 5).problem.items);
+  EXPECT_NE(generate_refill(500, 5).problem.items, generate_refill(500, 6).problem.items);
+}
+
 TEST(PackingGenerator, ParsesSpecs) {
+  EXPECT_EQ(generate_from_spec("refill:30:9").problem.items, generate_refill(30, 9).problem.items);
+  EXPECT_THROW(generate_from_spec("refill:30:"), std::invalid_argument);
   EXPECT_EQ(generate_from_spec("grown:30:9").problem.items, generate_grown(30, 9).problem.items);
   EXPECT_THROW(generate_from_spec("grown:30"), std::invalid_argument);
   EXPECT_THROW(generate_from_spec("grown::1"), std::invalid_argument);

@@ -8,6 +8,7 @@
 #include "analyzer/packing/gap_fit.h"
 #include "analyzer/packing/generator.h"
 #include "analyzer/packing/heuristics.h"
+#include "analyzer/packing/orders.h"
 #include "analyzer/packing/solver.h"
 #include "analyzer/packing/timeline.h"
 
@@ -55,6 +56,26 @@ TEST(PackingOnlineBestFit, CoalescesNeighbouringFreeBlocks) {
 TEST(PackingOnlineBestFit, HoldsAnItemWithGapsThroughItsGaps) {
   const Problem problem{{{"gappy", 4, 1, {{0, 2}, {6, 8}}}, {"inside", 4, 1, {{2, 6}}}}};
   EXPECT_EQ(solve_online_bestfit(problem).height, 8);
+}
+
+// Two blocks are freed at 5, [0, 5) and [6, 9) (y and z live on); three items start then, sizes
+// 2, 3, 3. In that order the 2 takes the best fit, [6, 9), and the last 3 fits nowhere; largest
+// first, the blocks are filled exactly, at the lower bound.
+const Problem kRefilledAtOnce{{
+    {"f2", 5, 1, {{0, 5}}},
+    {"y", 1, 1, {{1, 10}}},
+    {"f1", 3, 1, {{2, 5}}},
+    {"z", 1, 1, {{3, 10}}},
+    {"two", 2, 1, {{5, 10}}},
+    {"three", 3, 1, {{5, 10}}},
+    {"another-three", 3, 1, {{5, 10}}},
+}};
+
+TEST(PackingFreeBlocks, ServesTheItemsThatStartTogetherInTheOrder) {
+  EXPECT_EQ(solve_online_bestfit(kRefilledAtOnce).height, 13);  // input order
+  const std::vector<Bytes> offsets = place_in_free_blocks(kRefilledAtOnce, order_by(kRefilledAtOnce, OrderKey::size), Deadline::never());
+  EXPECT_EQ(offsets, (std::vector<Bytes>{0, 5, 6, 9, 3, 6, 0}));
+  EXPECT_EQ(height_of(kRefilledAtOnce, offsets), lower_bound(kRefilledAtOnce));
 }
 
 // A time limit holds for the baselines too: a pass the deadline cuts leaves the rest to the

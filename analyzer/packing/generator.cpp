@@ -31,7 +31,7 @@ struct Piece {
 };
 
 [[noreturn]] void bad_spec(std::string_view spec) {
-  throw std::invalid_argument("bad instance spec '" + std::string(spec) + "' (expected perfect:N:SEED, grown:N:SEED or refill:N:SEED)");
+  throw std::invalid_argument("bad instance spec '" + std::string(spec) + "' (expected " + std::string(kGeneratorSpecs) + ")");
 }
 
 std::uint64_t parse_number(std::string_view text, std::string_view spec) {

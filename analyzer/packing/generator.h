@@ -49,6 +49,9 @@ PerfectInstance generate_grown(std::size_t items, std::uint64_t seed, Bytes heig
 // are 0..n-1 and alignment is 1.
 PerfectInstance generate_refill(std::size_t items, std::uint64_t seed, Bytes height = Bytes{1} << 32);
 
+// The spellings of a generated instance, for messages and help.
+inline constexpr std::string_view kGeneratorSpecs = "perfect:N:SEED, grown:N:SEED or refill:N:SEED";
+
 // Whether `text` names a generated instance ("perfect:...", "grown:..." or "refill:...").
 bool is_generator_spec(std::string_view text);
 

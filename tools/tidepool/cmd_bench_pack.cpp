@@ -43,7 +43,7 @@ struct Row {
   packing::Verdict verdict;
 };
 
-// A CSV file, or a generator spec (perfect:N:SEED, grown:N:SEED) when no such file exists.
+// A CSV file, or a generator spec (packing::kGeneratorSpecs) when no such file exists.
 packing::Problem load(const std::string& input) {
   if (!std::filesystem::exists(input) && packing::is_generator_spec(input)) {
     return packing::generate_from_spec(input).problem;
@@ -105,7 +105,7 @@ void print_json(const std::vector<Row>& rows) {
 
 void bench_pack(const BenchPackOptions& options) {
   if (!options.generate.empty()) return write_generated(options);
-  if (options.inputs.empty()) throw UsageError("bench pack needs at least one FILE.csv (or perfect:N:SEED, grown:N:SEED)");
+  if (options.inputs.empty()) throw UsageError("bench pack needs at least one FILE.csv (or " + std::string(packing::kGeneratorSpecs) + ")");
   if (!(options.time_limit > 0)) throw UsageError("--time-limit must be positive");
   std::vector<const packing::SolverInfo*> chosen;
   if (options.algorithm == "all") {
@@ -139,13 +139,14 @@ void bench_pack(const BenchPackOptions& options) {
 void add_bench_pack(CLI::App& bench) {
   auto options = std::make_shared<BenchPackOptions>();
   CLI::App* command = bench.add_subcommand("pack", "Benchmark the packing solvers on CSV files (minimalloc format)");
-  command->add_option("inputs", options->inputs, "CSV files, or generated instances perfect:N:SEED, grown:N:SEED");
+  command->add_option("inputs", options->inputs, "CSV files, or generated instances " + std::string(packing::kGeneratorSpecs));
   command->add_option("--algorithm", options->algorithm, "A solver name, or all")->capture_default_str();
   command->add_option("--time-limit", options->time_limit, "Seconds per file and solver (anytime solvers)")
       ->capture_default_str();
   command->add_flag("--json", options->json, "Print one JSON array of results");
   command->add_option("--generate", options->generate,
-                      "Write the generated instance perfect:N:SEED or grown:N:SEED (a perfect packing of about N items) to -o");
+                      "Write the generated instance " + std::string(packing::kGeneratorSpecs) +
+                          " (a perfect packing of about N items) to -o");
   command->add_option("-o,--output", options->output, "Where --generate writes the CSV");
   command->callback([options] { bench_pack(*options); });
 }

@@ -76,10 +76,6 @@ class FreeBlocks {
   Bytes top_;
 };
 
-}  // namespace
-
-namespace {
-
 // The allocator over the items at kUnplaced, in time order (frees first at one time, as intervals
 // are half-open; allocations at one time by `rank`, lowest first), in a pool whose addresses begin
 // at `floor`. At the deadline it stops: what it did not reach stays at kUnplaced.

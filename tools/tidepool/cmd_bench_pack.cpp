@@ -1,6 +1,7 @@
 // `tidepool bench pack`: runs packing solvers on CSV files (minimalloc's format) or generated
 // instances and reports, per file and solver, the height against the lower bound, the wall time
-// and the checker's verdict; `--generate SPEC -o FILE` writes a generated instance instead.
+// and the checker's verdict; `--generate SPEC -o FILE` writes a generated instance instead (with
+// the perfect packing it came from as the offset column, which readers ignore).
 #include <CLI/CLI.hpp>
 #include <chrono>
 #include <cstdio>
@@ -57,7 +58,7 @@ void write_generated(const BenchPackOptions& options) {
   const packing::PerfectInstance instance = packing::generate_from_spec(options.generate);
   std::ofstream out(options.output);
   if (!out) throw std::runtime_error("cannot write " + options.output);
-  packing::write_csv(out, instance.problem);
+  packing::write_csv(out, instance.problem, &instance.packing);  // its perfect packing as the offsets
   if (!out.flush()) throw std::runtime_error("cannot write " + options.output);
   std::fprintf(stderr, "%s: %zu items, optimum height %lld\n", options.output.c_str(),
                instance.problem.items.size(), static_cast<long long>(instance.optimum));
@@ -146,7 +147,7 @@ void add_bench_pack(CLI::App& bench) {
   command->add_flag("--json", options->json, "Print one JSON array of results");
   command->add_option("--generate", options->generate,
                       "Write the generated instance " + std::string(packing::kGeneratorSpecs) +
-                          " (a perfect packing of about N items) to -o");
+                          " (a perfect packing of about N items, its offsets included) to -o");
   command->add_option("-o,--output", options->output, "Where --generate writes the CSV");
   command->callback([options] { bench_pack(*options); });
 }

@@ -116,6 +116,7 @@ TEST_F(BenchPackCommand, RefusesBadInputWithOneLine) {
     EXPECT_NE(run.exit_code, 0) << test_support::shell_words(args);
     EXPECT_GT(run.exit_code, 0) << test_support::shell_words(args) << ": a signal";
     EXPECT_TRUE(one_line(run.err)) << test_support::shell_words(args) << ": " << run.err;
+    EXPECT_EQ(run.out, "") << test_support::shell_words(args);
   }
 }
 

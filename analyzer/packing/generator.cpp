@@ -239,6 +239,10 @@ PerfectInstance generate_from_spec(std::string_view spec) {
   if (!is_generator_spec(spec) || second == std::string_view::npos) bad_spec(spec);
   const std::uint64_t items = parse_number(spec.substr(first + 1, second - first - 1), spec);
   const std::uint64_t seed = parse_number(spec.substr(second + 1), spec);
+  if (items > kMaxGeneratedItems) {
+    throw std::invalid_argument("instance spec '" + std::string(spec) + "' asks for more than " +
+                                std::to_string(kMaxGeneratedItems) + " items");
+  }
   if (spec.starts_with("perfect:")) return generate_perfect(items, seed);
   if (spec.starts_with("grown:")) return generate_grown(items, seed);
   return generate_refill(items, seed);

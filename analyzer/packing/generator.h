@@ -55,8 +55,11 @@ inline constexpr std::string_view kGeneratorSpecs = "perfect:N:SEED, grown:N:SEE
 // Whether `text` names a generated instance ("perfect:...", "grown:..." or "refill:...").
 bool is_generator_spec(std::string_view text);
 
+// The most items a spec may ask for (each takes about 100 bytes, and 1,000,000 about 1 s to make).
+inline constexpr std::uint64_t kMaxGeneratedItems = 20'000'000;
+
 // Parses "perfect:N:SEED", "grown:N:SEED" or "refill:N:SEED" (std::invalid_argument if
-// malformed) and generates that instance.
+// malformed, or N above kMaxGeneratedItems) and generates that instance.
 PerfectInstance generate_from_spec(std::string_view spec);
 
 }  // namespace tidepool::packing

@@ -80,6 +80,7 @@ TEST(PackingGenerator, ParsesSpecs) {
   EXPECT_THROW(generate_from_spec("perfect:x:1"), std::invalid_argument);
   EXPECT_THROW(generate_from_spec("perfect:0:1"), std::invalid_argument);
   EXPECT_THROW(generate_from_spec("square:3:1"), std::invalid_argument);
+  EXPECT_THROW(generate_from_spec("refill:20000001:1"), std::invalid_argument);  // kMaxGeneratedItems
 }
 
 }  // namespace

@@ -103,20 +103,27 @@ TEST_F(BenchPackCommand, GenerateWritesTheInstanceWithItsPerfectPacking) {
 TEST_F(BenchPackCommand, RefusesBadInputWithOneLine) {
   const std::string backwards = write("backwards.csv", "id,lower,upper,size\na,5,3,10\n");
   const std::string small = write("small.csv", kSmall);
-  const std::vector<std::vector<std::string>> bad = {
-      {backwards},                                  // an interval that ends before it starts
-      {(dir_.path() / "missing.csv").string()},     // no such file
-      {"--time-limit", "0", small},                 // a time limit that is not positive
-      {"--algorithm", "no-such-solver", small},     // an unknown solver
-      {"perfect:x:1"},                              // a malformed generator spec
-      {},                                           // nothing to run
+  struct Bad {
+    std::vector<std::string> args;
+    int exit_code;         // 2: a usage error; 1: the input itself
+    std::string message;   // what the line must say
   };
-  for (const std::vector<std::string>& args : bad) {
-    const ProcessOutput run = tidepool(args);
-    EXPECT_NE(run.exit_code, 0) << test_support::shell_words(args);
-    EXPECT_GT(run.exit_code, 0) << test_support::shell_words(args) << ": a signal";
-    EXPECT_TRUE(one_line(run.err)) << test_support::shell_words(args) << ": " << run.err;
-    EXPECT_EQ(run.out, "") << test_support::shell_words(args);
+  const std::vector<Bad> bad = {
+      {{backwards}, 1, backwards + ":2: upper (3) must be greater than lower (5)"},
+      {{(dir_.path() / "missing.csv").string()}, 1, "missing.csv: cannot open the file"},
+      {{"--time-limit", "0", small}, 2, "--time-limit must be positive"},
+      {{"--algorithm", "no-such-solver", small}, 2, "unknown packing algorithm 'no-such-solver'"},
+      {{"perfect:x:1"}, 1, "bad instance spec 'perfect:x:1'"},
+      {{"refill:20000001:1"}, 1, "asks for more than 20000000 items"},
+      {{}, 2, "bench pack needs at least one FILE.csv"},
+  };
+  for (const Bad& b : bad) {
+    const ProcessOutput run = tidepool(b.args);
+    const std::string command = test_support::shell_words(b.args);
+    EXPECT_EQ(run.exit_code, b.exit_code) << command;
+    EXPECT_TRUE(run.err.starts_with("tidepool: ") && one_line(run.err)) << command << ": " << run.err;
+    EXPECT_NE(run.err.find(b.message), std::string::npos) << command << ": " << run.err;
+    EXPECT_EQ(run.out, "") << command;
   }
 }
 

@@ -64,19 +64,26 @@ TEST_F(BenchSwapCommand, RefusesBadInputWithOneLine) {
   const std::string trace = small_trace();
   const std::string not_a_trace = path("not-a-trace.csv");
   std::ofstream(not_a_trace) << "id,lower,upper,size\na,0,1,1\n";
-  const std::vector<std::vector<std::string>> bad = {
-      {"bench", "swap", "--link", "bogus", trace},      // an unknown link
-      {"bench", "swap", "--slowdowns", "-1", trace},    // a negative slowdown
-      {"bench", "swap", "--planner", "nope", trace},    // an unknown planner
-      {"bench", "swap", not_a_trace},                   // not a trace
-      {"bench", "swap", path("missing.tpt")},           // no such file
-      {"synth", "no-such-network", "-o", path("x.tpt")},  // an unknown network
+  struct Bad {
+    std::vector<std::string> args;
+    int exit_code;         // 2: a usage error; 1: the input itself
+    std::string message;   // what the line must say
   };
-  for (const std::vector<std::string>& args : bad) {
-    const ProcessOutput run = tidepool(args);
-    EXPECT_GT(run.exit_code, 0) << test_support::shell_words(args);
-    EXPECT_TRUE(one_line(run.err)) << test_support::shell_words(args) << ": " << run.err;
-    EXPECT_EQ(run.out, "") << test_support::shell_words(args);
+  const std::vector<Bad> bad = {
+      {{"bench", "swap", "--link", "bogus", trace}, 2, "unknown link 'bogus'"},
+      {{"bench", "swap", "--slowdowns", "-1", trace}, 2, "--slowdowns takes percentages >= 0"},
+      {{"bench", "swap", "--planner", "nope", trace}, 2, "unknown swap planner 'nope'"},
+      {{"bench", "swap", not_a_trace}, 1, not_a_trace + ": not a tidepool trace"},
+      {{"bench", "swap", path("missing.tpt")}, 1, path("missing.tpt") + ": cannot open"},
+      {{"synth", "no-such-network", "-o", path("x.tpt")}, 2, "unknown model 'no-such-network'"},
+  };
+  for (const Bad& b : bad) {
+    const ProcessOutput run = tidepool(b.args);
+    const std::string command = test_support::shell_words(b.args);
+    EXPECT_EQ(run.exit_code, b.exit_code) << command;
+    EXPECT_TRUE(run.err.starts_with("tidepool: ") && one_line(run.err)) << command << ": " << run.err;
+    EXPECT_NE(run.err.find(b.message), std::string::npos) << command << ": " << run.err;
+    EXPECT_EQ(run.out, "") << command;
   }
 }
 

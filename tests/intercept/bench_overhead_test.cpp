@@ -7,18 +7,14 @@
 #include <string>
 
 #include "tests/support/files.h"
-#include "tests/support/subprocess.h"
+#include "tests/support/tidepool_cli.h"
 
 namespace {
 
-using tidepool::test_support::child_environment;
-using tidepool::test_support::run_process;
-
 TEST(BenchOverhead, PrintsBothTablesWithEveryConfiguration) {
   tidepool::test_support::TempDir dir("tidepool-bench-overhead");
-  const auto run = run_process({std::string(TIDEPOOL_BINARY_DIR) + "/bin/tidepool", "bench", "overhead", "--launches",
-                                "2000", "--pairs", "2000", "--steps", "2048", "--repeat", "1"},
-                               child_environment({"TIDEPOOL_", "LD_PRELOAD="}, {}), dir.path());
+  const auto run = tidepool::test_support::run_tidepool(
+      {"bench", "overhead", "--launches", "2000", "--pairs", "2000", "--steps", "2048", "--repeat", "1"}, dir.path());
   ASSERT_EQ(run.exit_code, 0) << run.err;
   const std::string number = R"(\s+[0-9]+\.[0-9])";
   for (const std::string label : {"without tidepool", "tidepool, stacks off", "tidepool, stacks on"}) {

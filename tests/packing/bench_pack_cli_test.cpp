@@ -15,7 +15,7 @@
 #include "analyzer/packing/generator.h"
 #include "analyzer/packing/solver.h"
 #include "tests/support/files.h"
-#include "tests/support/subprocess.h"
+#include "tests/support/tidepool_cli.h"
 
 namespace tidepool::packing {
 namespace {
@@ -26,8 +26,8 @@ using test_support::TempDir;
 class BenchPackCommand : public ::testing::Test {
  protected:
   ProcessOutput tidepool(std::vector<std::string> args) {
-    args.insert(args.begin(), {std::string(TIDEPOOL_BINARY_DIR) + "/bin/tidepool", "bench", "pack"});
-    return test_support::run_process(args, test_support::child_environment({"TIDEPOOL_", "LD_PRELOAD="}, {}), dir_.path());
+    args.insert(args.begin(), {"bench", "pack"});
+    return test_support::run_tidepool(args, dir_.path());
   }
   std::string write(const std::string& name, const std::string& text) {
     const std::string path = (dir_.path() / name).string();
@@ -36,8 +36,6 @@ class BenchPackCommand : public ::testing::Test {
   }
   TempDir dir_{"tidepool-bench-pack"};
 };
-
-bool one_line(const std::string& text) { return !text.empty() && std::ranges::count(text, '\n') == 1 && text.back() == '\n'; }
 
 // b and c never overlap in time, a overlaps both: the optimum is 6 = the lower bound.
 constexpr const char* kSmall = "id,lower,upper,size\na,0,10,2\nb,0,5,4\nc,5,10,4\n";
@@ -103,28 +101,16 @@ TEST_F(BenchPackCommand, GenerateWritesTheInstanceWithItsPerfectPacking) {
 TEST_F(BenchPackCommand, RefusesBadInputWithOneLine) {
   const std::string backwards = write("backwards.csv", "id,lower,upper,size\na,5,3,10\n");
   const std::string small = write("small.csv", kSmall);
-  struct Bad {
-    std::vector<std::string> args;
-    int exit_code;         // 2: a usage error; 1: the input itself
-    std::string message;   // what the line must say
+  const std::vector<test_support::Refusal> refusals = {
+      {{"bench", "pack", backwards}, 1, backwards + ":2: upper (3) must be greater than lower (5)"},
+      {{"bench", "pack", (dir_.path() / "missing.csv").string()}, 1, "missing.csv: cannot open the file"},
+      {{"bench", "pack", "--time-limit", "0", small}, 2, "--time-limit must be positive"},
+      {{"bench", "pack", "--algorithm", "no-such-solver", small}, 2, "unknown packing algorithm 'no-such-solver'"},
+      {{"bench", "pack", "perfect:x:1"}, 1, "bad instance spec 'perfect:x:1'"},
+      {{"bench", "pack", "refill:20000001:1"}, 1, "asks for more than 20000000 items"},
+      {{"bench", "pack"}, 2, "bench pack needs at least one FILE.csv"},
   };
-  const std::vector<Bad> bad = {
-      {{backwards}, 1, backwards + ":2: upper (3) must be greater than lower (5)"},
-      {{(dir_.path() / "missing.csv").string()}, 1, "missing.csv: cannot open the file"},
-      {{"--time-limit", "0", small}, 2, "--time-limit must be positive"},
-      {{"--algorithm", "no-such-solver", small}, 2, "unknown packing algorithm 'no-such-solver'"},
-      {{"perfect:x:1"}, 1, "bad instance spec 'perfect:x:1'"},
-      {{"refill:20000001:1"}, 1, "asks for more than 20000000 items"},
-      {{}, 2, "bench pack needs at least one FILE.csv"},
-  };
-  for (const Bad& b : bad) {
-    const ProcessOutput run = tidepool(b.args);
-    const std::string command = test_support::shell_words(b.args);
-    EXPECT_EQ(run.exit_code, b.exit_code) << command;
-    EXPECT_TRUE(run.err.starts_with("tidepool: ") && one_line(run.err)) << command << ": " << run.err;
-    EXPECT_NE(run.err.find(b.message), std::string::npos) << command << ": " << run.err;
-    EXPECT_EQ(run.out, "") << command;
-  }
+  test_support::expect_refusals(refusals, dir_.path());
 }
 
 }  // namespace

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "tests/support/files.h"
-#include "tests/support/subprocess.h"
+#include "tests/support/tidepool_cli.h"
 
 namespace tidepool::swap {
 namespace {
@@ -20,10 +20,7 @@ using test_support::TempDir;
 
 class BenchSwapCommand : public ::testing::Test {
  protected:
-  ProcessOutput tidepool(std::vector<std::string> args) {
-    args.insert(args.begin(), std::string(TIDEPOOL_BINARY_DIR) + "/bin/tidepool");
-    return test_support::run_process(args, test_support::child_environment({"TIDEPOOL_", "LD_PRELOAD="}, {}), dir_.path());
-  }
+  ProcessOutput tidepool(const std::vector<std::string>& args) { return test_support::run_tidepool(args, dir_.path()); }
   std::string path(const std::string& name) const { return (dir_.path() / name).string(); }
   // A two-block bert-large trace (a few milliseconds to write and to plan).
   std::string small_trace() {
@@ -34,8 +31,6 @@ class BenchSwapCommand : public ::testing::Test {
   }
   TempDir dir_{"tidepool-bench-swap"};
 };
-
-bool one_line(const std::string& text) { return !text.empty() && std::ranges::count(text, '\n') == 1 && text.back() == '\n'; }
 
 TEST_F(BenchSwapCommand, SynthWritesATraceThatBenchSwapPlans) {
   const std::string trace = small_trace();
@@ -64,12 +59,7 @@ TEST_F(BenchSwapCommand, RefusesBadInputWithOneLine) {
   const std::string trace = small_trace();
   const std::string not_a_trace = path("not-a-trace.csv");
   std::ofstream(not_a_trace) << "id,lower,upper,size\na,0,1,1\n";
-  struct Bad {
-    std::vector<std::string> args;
-    int exit_code;         // 2: a usage error; 1: the input itself
-    std::string message;   // what the line must say
-  };
-  const std::vector<Bad> bad = {
+  const std::vector<test_support::Refusal> refusals = {
       {{"bench", "swap", "--link", "bogus", trace}, 2, "unknown link 'bogus'"},
       {{"bench", "swap", "--slowdowns", "-1", trace}, 2, "--slowdowns takes percentages >= 0"},
       {{"bench", "swap", "--planner", "nope", trace}, 2, "unknown swap planner 'nope'"},
@@ -77,14 +67,7 @@ TEST_F(BenchSwapCommand, RefusesBadInputWithOneLine) {
       {{"bench", "swap", path("missing.tpt")}, 1, path("missing.tpt") + ": cannot open"},
       {{"synth", "no-such-network", "-o", path("x.tpt")}, 2, "unknown model 'no-such-network'"},
   };
-  for (const Bad& b : bad) {
-    const ProcessOutput run = tidepool(b.args);
-    const std::string command = test_support::shell_words(b.args);
-    EXPECT_EQ(run.exit_code, b.exit_code) << command;
-    EXPECT_TRUE(run.err.starts_with("tidepool: ") && one_line(run.err)) << command << ": " << run.err;
-    EXPECT_NE(run.err.find(b.message), std::string::npos) << command << ": " << run.err;
-    EXPECT_EQ(run.out, "") << command;
-  }
+  test_support::expect_refusals(refusals, dir_.path());
 }
 
 }  // namespace

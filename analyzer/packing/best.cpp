@@ -164,38 +164,43 @@ class Portfolio {
       if (fruitless >= kMaxFruitlessPasses) return;
       if (large && run.placer != Placer::skyline) continue;
       if (!gaps && (run.placer == Placer::gaps_best || run.placer == Placer::gaps_first)) continue;
-      const Deadline::Clock::time_point started = Deadline::Clock::now();
-      const Bytes before = best_.order.empty() ? 0 : best_.solution.height;
-      std::vector<std::size_t> order = order_by(problem_, run.key);
       // A pass cut by the deadline is dropped, unless it is the first: that one stops early
       // enough that what it did not reach can be placed above it (completion.h), so that there
       // is always a packing.
       const bool first = best_.order.empty();
-      const Deadline stop = first ? reserving_for_completion() : deadline_;
-      std::vector<Bytes> offsets = place(problem_, timeline_, order, run.placer, stop);
-      if (!is_complete(offsets)) {
-        if (!first) return;
-        complete_above(problem_, offsets);
-      }
-      consider(std::move(order), run.placer, std::move(offsets));
-      last_seconds = Deadline::seconds_since(started);
-      const bool improved = before == 0 || best_.solution.height < before;
-      fruitless = improved || last_seconds < kCheapPassSeconds ? 0 : fruitless + 1;
-      if (improved) placement_seconds_ = last_seconds;
+      const Pass pass = run_pass(run.key, run.placer, first ? reserving_for_completion() : deadline_, first);
+      if (!pass.kept) return;
+      last_seconds = pass.seconds;
+      fruitless = pass.improved || pass.seconds < kCheapPassSeconds ? 0 : fruitless + 1;
     }
   }
 
   // The allocator's sweep, largest first among the items that start together: cheap at any size
   // (no overlap pairs), and the best start on instances whose freed memory is refilled at once.
   // Dropped when cut by the deadline.
-  void run_free_blocks() {
+  void run_free_blocks() { run_pass(OrderKey::size, Placer::free_blocks, deadline_, false); }
+
+  // One greedy pass, `placer` in the order of `key` until `stop`: a pass cut there is completed
+  // above when `complete_if_cut`, else dropped (not kept). Its packing is kept if it is the
+  // lowest, and the time of the pass that gave the best packing is noted for the local search.
+  struct Pass {
+    bool kept = false;
+    bool improved = false;
+    double seconds = 0;
+  };
+  Pass run_pass(OrderKey key, Placer placer, Deadline stop, bool complete_if_cut) {
     const Deadline::Clock::time_point started = Deadline::Clock::now();
-    const Bytes before = best_.solution.height;
-    std::vector<std::size_t> order = order_by(problem_, OrderKey::size);
-    std::vector<Bytes> offsets = place(problem_, timeline_, order, Placer::free_blocks, deadline_);
-    if (!is_complete(offsets)) return;
-    consider(std::move(order), Placer::free_blocks, std::move(offsets));
-    if (best_.solution.height < before) placement_seconds_ = Deadline::seconds_since(started);
+    const Bytes before = best_.order.empty() ? 0 : best_.solution.height;
+    std::vector<std::size_t> order = order_by(problem_, key);
+    std::vector<Bytes> offsets = place(problem_, timeline_, order, placer, stop);
+    if (!is_complete(offsets)) {
+      if (!complete_if_cut) return {};
+      complete_above(problem_, offsets);
+    }
+    consider(std::move(order), placer, std::move(offsets));
+    const Pass pass{true, before == 0 || best_.solution.height < before, Deadline::seconds_since(started)};
+    if (pass.improved) placement_seconds_ = pass.seconds;
+    return pass;
   }
 
   // A packing from the exact search, with the order of its offsets (for the local search).

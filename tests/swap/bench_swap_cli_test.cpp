@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -53,6 +54,20 @@ TEST_F(BenchSwapCommand, SynthWritesATraceThatBenchSwapPlans) {
   });
   ASSERT_NE(best_at_5, rows.end());
   EXPECT_LT((*best_at_5)["peak_bytes"].get<long long>(), (*best_at_5)["unoptimized_peak_bytes"].get<long long>());
+}
+
+TEST_F(BenchSwapCommand, PrintsOneTableHeaderForAllTraces) {
+  const std::string trace = small_trace();
+  const ProcessOutput run = tidepool({"bench", "swap", "--slowdowns", "0", trace, trace});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  std::istringstream lines(run.out);
+  int headers = 0, rows = 0;
+  for (std::string line; std::getline(lines, line);) {
+    headers += line.starts_with("trace ");
+    rows += line.starts_with(trace);
+  }
+  EXPECT_EQ(headers, 1) << run.out;
+  EXPECT_EQ(rows, 4) << run.out;  // paper and best, for each of the two
 }
 
 TEST_F(BenchSwapCommand, RefusesBadInputWithOneLine) {

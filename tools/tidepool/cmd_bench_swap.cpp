@@ -137,9 +137,11 @@ void bench_swap(const BenchSwapOptions& o) {
   }
   const std::vector<double> slowdowns = parse_slowdowns(o.slowdowns);
   std::vector<Row> rows;
+  bool header_due = !o.json;  // printed once the first trace reads, so that an error comes alone
   for (const std::string& path : o.traces) {
     const trace::Trace trace = trace::read_trace(path);
-    if (!o.json && path == o.traces.front()) print_header();  // once the first trace reads: errors come alone
+    if (header_due) print_header();
+    header_due = false;
     const auto model_start = std::chrono::steady_clock::now();
     const swap::Model model = iteration_model(trace, path);
     const double model_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - model_start).count();

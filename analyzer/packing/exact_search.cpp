@@ -107,7 +107,6 @@ SearchStatus ExactSearch::run(std::string_view preorder, Bytes capacity, std::in
   deadline_ = deadline;
   result_ = &offsets;
   offsets.assign(n, 0);
-  offset_.assign(n, -1);
   min_offset_.assign(n, 0);
   floor_.assign(sections, 0);
   remaining_.assign(timeline_.section_totals().begin(), timeline_.section_totals().end());
@@ -141,7 +140,7 @@ ExactSearch::Step ExactSearch::solve_pieces(const Part& part, std::span<const in
     const int end = b < borders.size() ? borders[b] : part.sections.end;
     Part piece{{}, {begin, end}};
     for (const std::uint32_t item : part.items) {
-      if (offset_[item] < 0 && timeline_.first_section(item) < end && begin < timeline_.last_section_end(item)) {
+      if (min_offset_[item] != kPlaced && timeline_.first_section(item) < end && begin < timeline_.last_section_end(item)) {
         piece.items.push_back(item);
       }
     }
@@ -192,7 +191,7 @@ ExactSearch::Step ExactSearch::search(const Part& part, Bytes last_offset, int l
   Bytes min_top = std::numeric_limits<Bytes>::max();
   bool done = true;
   for (const std::uint32_t item : part.items) {
-    if (offset_[item] >= 0) continue;
+    if (min_offset_[item] == kPlaced) continue;
     done = false;
     min_top = std::min(min_top, min_offset_[item] + items[item].size);
   }
@@ -201,8 +200,8 @@ ExactSearch::Step ExactSearch::search(const Part& part, Bytes last_offset, int l
   candidates.clear();
   for (int position = 0; position < static_cast<int>(part.items.size()); ++position) {
     const std::size_t item = part.items[position];
-    if (offset_[item] >= 0) continue;
     const Bytes offset = min_offset_[item];
+    if (offset == kPlaced) continue;
     // Canonical order: offsets never decrease; equal offsets go in preorder.
     if (offset < last_offset || (offset == last_offset && position < last_position)) continue;
     if (offset >= min_top || offset + items[item].size > capacity_) continue;
@@ -233,7 +232,7 @@ ExactSearch::Step ExactSearch::search(const Part& part, Bytes last_offset, int l
     for (int border = timeline_.first_section(item); border + 1 < timeline_.last_section_end(item); ++border) {
       ++crossing_[border];
     }
-    undo(item, min_offset_mark, floor_mark);
+    undo(item, offset, min_offset_mark, floor_mark);
     if (step != Step::not_found) return step;
     // Nothing unplaced shares time with the item, so it goes at this offset in any completion;
     // every later candidate is at least as high and would leave it nowhere to go.
@@ -245,7 +244,7 @@ ExactSearch::Step ExactSearch::search(const Part& part, Bytes last_offset, int l
 bool ExactSearch::place(std::size_t item, Bytes offset) {
   const auto& items = problem_.items;
   const Bytes top = offset + items[item].size;
-  offset_[item] = offset;
+  min_offset_[item] = kPlaced;  // it was `offset` (candidates go at their lowest): undo() puts it back
   if (++stamp_ == 0) {
     std::ranges::fill(section_stamp_, 0);
     stamp_ = 1;
@@ -257,34 +256,45 @@ bool ExactSearch::place(std::size_t item, Bytes offset) {
       remaining_[s] -= items[item].size;
     }
   }
-  // Sections whose floor may rise: those where an item's lowest offset rose above the floor.
+  // Sections whose floor may rise: those where an item's lowest offset rose above the floor. In
+  // the item's own sections the floor is now `top`, so an item raised to exactly `top` cannot
+  // raise it there: with one interval, only the sections outside it are looked at.
   touched_sections_.clear();
+  const auto touch = [&](int begin, int end, Bytes raised) {
+    for (int s = begin; s < end; ++s) {
+      if (section_stamp_[s] == stamp_ || raised <= floor_[s]) continue;
+      section_stamp_[s] = stamp_;
+      touched_sections_.push_back(s);
+    }
+  };
+  const std::span<const SectionRange> own = timeline_.ranges(item);
   bool hatless = true;
   for (std::size_t k = overlap_begin_[item]; k < overlap_begin_[item + 1]; ++k) {
     const std::uint32_t other = overlaps_[k];
-    if (offset_[other] >= 0) continue;
+    const Bytes lowest = min_offset_[other];
+    if (lowest == kPlaced) continue;
     hatless = false;
-    if (min_offset_[other] >= top) continue;
-    min_offset_log_.emplace_back(other, min_offset_[other]);
+    if (lowest >= top) continue;
+    min_offset_log_.emplace_back(other, lowest);
     const Bytes raised = align_up(top, items[other].alignment);
     min_offset_[other] = raised;
     for (const SectionRange range : timeline_.ranges(other)) {
-      for (int s = range.begin; s < range.end; ++s) {
-        if (section_stamp_[s] == stamp_ || raised <= floor_[s]) continue;
-        section_stamp_[s] = stamp_;
-        touched_sections_.push_back(s);
+      if (own.size() == 1 && raised == top) {
+        touch(range.begin, std::min(range.end, own.front().begin), raised);
+        touch(std::max(range.begin, own.front().end), range.end, raised);
+      } else {
+        touch(range.begin, range.end, raised);
       }
     }
   }
   // A section's floor is at least the lowest offset any of its unplaced items can take.
   // (The scan stops at the first unplaced item that can go at or below the floor.)
   for (const int s : touched_sections_) {
-    Bytes lowest = std::numeric_limits<Bytes>::max();
+    Bytes lowest = kPlaced;  // kPlaced while no unplaced item was seen
     for (std::size_t k = section_begin_[s]; k < section_begin_[s + 1] && lowest > floor_[s]; ++k) {
-      const std::uint32_t other = section_items_[k];
-      if (offset_[other] < 0) lowest = std::min(lowest, min_offset_[other]);
+      lowest = std::min(lowest, min_offset_[section_items_[k]]);
     }
-    if (lowest != std::numeric_limits<Bytes>::max() && floor_[s] < lowest) {
+    if (lowest != kPlaced && floor_[s] < lowest) {
       floor_log_.emplace_back(s, floor_[s]);
       floor_[s] = lowest;
     }
@@ -292,7 +302,7 @@ bool ExactSearch::place(std::size_t item, Bytes offset) {
   return hatless;
 }
 
-void ExactSearch::undo(std::size_t item, std::size_t min_offset_mark, std::size_t floor_mark) {
+void ExactSearch::undo(std::size_t item, Bytes offset, std::size_t min_offset_mark, std::size_t floor_mark) {
   while (floor_log_.size() > floor_mark) {
     floor_[floor_log_.back().first] = floor_log_.back().second;
     floor_log_.pop_back();
@@ -304,7 +314,7 @@ void ExactSearch::undo(std::size_t item, std::size_t min_offset_mark, std::size_
   for (const SectionRange range : timeline_.ranges(item)) {
     for (int s = range.begin; s < range.end; ++s) remaining_[s] += problem_.items[item].size;
   }
-  offset_[item] = -1;
+  min_offset_[item] = offset;
 }
 
 bool ExactSearch::fits(SectionRange sections, Bytes last_offset) const {

@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <span>
 #include <string_view>
 #include <utility>
@@ -62,7 +63,7 @@ class ExactSearch {
   void sort_by_preorder(std::vector<std::uint32_t>& items) const;
   // Returns whether no unplaced item shares time with the item (it is "hatless").
   bool place(std::size_t item, Bytes offset);
-  void undo(std::size_t item, std::size_t min_offset_mark, std::size_t floor_mark);
+  void undo(std::size_t item, Bytes offset, std::size_t min_offset_mark, std::size_t floor_mark);
   bool fits(SectionRange sections, Bytes last_offset) const;
 
   const Problem& problem_;
@@ -82,7 +83,8 @@ class ExactSearch {
   std::vector<Bytes>* result_ = nullptr;
 
   // Search state, undone on backtracking through the two change logs.
-  std::vector<Bytes> offset_;  // -1: not placed
+  // Per item: the lowest offset it can take, or kPlaced once placed (one load tells both).
+  static constexpr Bytes kPlaced = std::numeric_limits<Bytes>::max();
   std::vector<Bytes> min_offset_;
   std::vector<Bytes> floor_;
   std::vector<Bytes> remaining_;  // per section: total size of the unplaced items

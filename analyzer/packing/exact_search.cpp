@@ -289,12 +289,16 @@ bool ExactSearch::place(std::size_t item, Bytes offset) {
   }
   // A section's floor is at least the lowest offset any of its unplaced items can take.
   // (The scan stops at the first unplaced item that can go at or below the floor.)
+  // (The hottest loop of the search: its arrays and bound are read once, into locals.)
+  const Bytes* const min_offset = min_offset_.data();
+  const std::uint32_t* const section_items = section_items_.data();
   for (const int s : touched_sections_) {
+    const Bytes floor = floor_[s];
     Bytes lowest = kPlaced;  // kPlaced while no unplaced item was seen
-    for (std::size_t k = section_begin_[s]; k < section_begin_[s + 1] && lowest > floor_[s]; ++k) {
-      lowest = std::min(lowest, min_offset_[section_items_[k]]);
+    for (std::size_t k = section_begin_[s], end = section_begin_[s + 1]; k < end && lowest > floor; ++k) {
+      lowest = std::min(lowest, min_offset[section_items[k]]);
     }
-    if (lowest != kPlaced && floor_[s] < lowest) {
+    if (lowest != kPlaced && floor < lowest) {
       floor_log_.emplace_back(s, floor_[s]);
       floor_[s] = lowest;
     }

@@ -1,5 +1,6 @@
-// A segment tree over sections holding a floor per section: raise a range of floors to at least a
-// value, and ask for the highest floor in a range, both in O(log sections).
+// A segment tree over sections holding a floor per section (all 0 at first): raise a range of
+// floors to at least a value, and ask for the highest floor in a range (0 for an empty range),
+// both in O(log sections).
 #pragma once
 
 #include <vector>
@@ -16,8 +17,7 @@ class MaxTree {
   Bytes max(SectionRange range) const;
 
  private:
-  void raise(int node, int lo, int hi, SectionRange range, Bytes value);
-  Bytes max(int node, int lo, int hi, SectionRange range) const;
+  void raise_whole(int node, Bytes value);
 
   int leaves_ = 1;
   std::vector<Bytes> max_;    // the highest floor below each node

@@ -287,9 +287,9 @@ bool ExactSearch::place(std::size_t item, Bytes offset) {
       }
     }
   }
-  // A section's floor is at least the lowest offset any of its unplaced items can take.
-  // (The scan stops at the first unplaced item that can go at or below the floor.)
-  // (The hottest loop of the search: its arrays and bound are read once, into locals.)
+  // A section's floor is at least the lowest offset any of its unplaced items can take. The scan
+  // stops at the first unplaced item that can go at or below the floor; it is the hottest loop of
+  // the search, so its arrays and bound are read once, into locals.
   const Bytes* const min_offset = min_offset_.data();
   const std::uint32_t* const section_items = section_items_.data();
   for (const int s : touched_sections_) {

@@ -260,7 +260,9 @@ bool ExactSearch::place(std::size_t item, Bytes offset) {
   // the item's own sections the floor is now `top`, so an item raised to exactly `top` cannot
   // raise it there: with one interval, only the sections outside it are looked at.
   touched_sections_.clear();
+  std::int64_t steps = static_cast<std::int64_t>(overlap_begin_[item + 1] - overlap_begin_[item]);
   const auto touch = [&](int begin, int end, Bytes raised) {
+    steps += std::max(end - begin, 0);
     for (int s = begin; s < end; ++s) {
       if (section_stamp_[s] == stamp_ || raised <= floor_[s]) continue;
       section_stamp_[s] = stamp_;
@@ -295,14 +297,17 @@ bool ExactSearch::place(std::size_t item, Bytes offset) {
   for (const int s : touched_sections_) {
     const Bytes floor = floor_[s];
     Bytes lowest = kPlaced;  // kPlaced while no unplaced item was seen
-    for (std::size_t k = section_begin_[s], end = section_begin_[s + 1]; k < end && lowest > floor; ++k) {
+    std::size_t k = section_begin_[s];
+    for (const std::size_t end = section_begin_[s + 1]; k < end && lowest > floor; ++k) {
       lowest = std::min(lowest, min_offset[section_items[k]]);
     }
+    steps += static_cast<std::int64_t>(k - section_begin_[s]);
     if (lowest != kPlaced && floor < lowest) {
       floor_log_.emplace_back(s, floor_[s]);
       floor_[s] = lowest;
     }
   }
+  nodes_left_ -= steps / kStepsPerNode;
   return hatless;
 }
 

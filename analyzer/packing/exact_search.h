@@ -8,7 +8,8 @@
 // items on either side are solved as independent subproblems, each in its own preorder (computed
 // with the unplaced totals of that moment, as minimalloc does). Hatless pruning: when an item
 // that no unplaced item shares time with fails, its later siblings fail too.
-// The search stops after a node budget or at the deadline, so it is used as an anytime step.
+// The search stops after a node budget (a node counts 1 plus its placement's steps / kStepsPerNode,
+// so that dear nodes count more) or at the deadline, so it is used as an anytime step.
 #pragma once
 
 #include <cstdint>

@@ -237,13 +237,20 @@ PerfectInstance generate_from_spec(std::string_view spec) {
   const std::size_t first = spec.find(':');
   const std::size_t second = first == std::string_view::npos ? first : spec.find(':', first + 1);
   if (!is_generator_spec(spec) || second == std::string_view::npos) bad_spec(spec);
+  const std::size_t third = spec.find(':', second + 1);
   const std::uint64_t items = parse_number(spec.substr(first + 1, second - first - 1), spec);
-  const std::uint64_t seed = parse_number(spec.substr(second + 1), spec);
+  const std::uint64_t seed = parse_number(spec.substr(second + 1, third == std::string_view::npos ? third : third - second - 1), spec);
   if (items > kMaxGeneratedItems) {
     throw std::invalid_argument("instance spec '" + std::string(spec) + "' asks for more than " +
                                 std::to_string(kMaxGeneratedItems) + " items");
   }
-  if (spec.starts_with("perfect:")) return generate_perfect(items, seed);
+  if (spec.starts_with("perfect:")) {
+    if (third == std::string_view::npos) return generate_perfect(items, seed);
+    const std::uint64_t horizon = parse_number(spec.substr(third + 1), spec);
+    if (horizon < 1 || horizon > std::uint64_t{1} << 62) bad_spec(spec);
+    return generate_perfect(items, seed, Bytes{1} << 32, static_cast<Time>(horizon));
+  }
+  if (third != std::string_view::npos) bad_spec(spec);
   if (spec.starts_with("grown:")) return generate_grown(items, seed);
   return generate_refill(items, seed);
 }

@@ -50,7 +50,7 @@ PerfectInstance generate_grown(std::size_t items, std::uint64_t seed, Bytes heig
 PerfectInstance generate_refill(std::size_t items, std::uint64_t seed, Bytes height = Bytes{1} << 32);
 
 // The spellings of a generated instance, for messages and help.
-inline constexpr std::string_view kGeneratorSpecs = "perfect:N:SEED, grown:N:SEED or refill:N:SEED";
+inline constexpr std::string_view kGeneratorSpecs = "perfect:N:SEED[:STEPS], grown:N:SEED or refill:N:SEED";
 
 // Whether `text` names a generated instance ("perfect:...", "grown:..." or "refill:...").
 bool is_generator_spec(std::string_view text);
@@ -59,7 +59,9 @@ bool is_generator_spec(std::string_view text);
 inline constexpr std::uint64_t kMaxGeneratedItems = 20'000'000;
 
 // Parses "perfect:N:SEED", "grown:N:SEED" or "refill:N:SEED" (std::invalid_argument if
-// malformed, or N above kMaxGeneratedItems) and generates that instance.
+// malformed, or N above kMaxGeneratedItems) and generates that instance. "perfect:N:SEED:STEPS"
+// cuts a rectangle of STEPS time steps instead of 2^32: with few steps, many cuts fall at the same
+// times (coarse times, as a trace's event counter gives).
 PerfectInstance generate_from_spec(std::string_view spec);
 
 }  // namespace tidepool::packing

@@ -9,6 +9,11 @@
 // is freed exactly when the next of that size is allocated. A merge is not always harmless: it
 // fixes two items' relative place, which may rule out the best packing, so callers use the merged
 // instance as one attempt among others, never as the only one.
+// When times are coarse (many items start and end at the same few times), items of different
+// parts of the packing share intervals by coincidence, and stacking them all rules the best
+// packing out. Stacking::within_holes then stacks only items that lie in the same hole (holes.h)
+// where they start and where they end, as far as the holes are known there (and at one end at
+// least).
 #pragma once
 
 #include <cstddef>
@@ -22,8 +27,13 @@ namespace tidepool::packing {
 
 class MergedProblem {
  public:
+  enum class Stacking {
+    all,           // every item of one interval and alignment
+    within_holes,  // and in one hole at both ends, known at one end at least
+  };
+
   // Merges the single-interval items of `problem` (items with several intervals stay as they are).
-  explicit MergedProblem(const Problem& problem);
+  explicit MergedProblem(const Problem& problem, Stacking stacking = Stacking::all);
 
   // The merged instance: fewer items, the same bytes live at every time.
   const Problem& problem() const { return merged_; }
@@ -41,13 +51,18 @@ class MergedProblem {
     bool in_time = false;
   };
 
-  bool merge_in_address(std::vector<std::uint32_t>& active);
+  bool merge_in_address(std::vector<std::uint32_t>& active, Stacking stacking);
+  // Per node: its hole where it starts and where it ends (kUnknownHole where unknown).
+  void find_holes(const std::vector<std::uint32_t>& active);
   bool merge_in_time(std::vector<std::uint32_t>& active);
   std::uint32_t join(std::uint32_t first, std::uint32_t second, bool in_time);
 
   std::size_t original_count_ = 0;
   std::vector<Node> nodes_;           // the original items first, then the merged nodes
   std::vector<std::uint32_t> roots_;  // the node of each merged item
+  std::int64_t hole_work_left_;  // subsets that find_holes may still enumerate
+  std::vector<std::uint32_t> start_hole_;
+  std::vector<std::uint32_t> end_hole_;
   Problem merged_;
 };
 

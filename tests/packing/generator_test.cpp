@@ -77,6 +77,11 @@ TEST(PackingGenerator, ParsesSpecs) {
   EXPECT_THROW(generate_from_spec("grown::1"), std::invalid_argument);
   EXPECT_EQ(generate_from_spec("perfect:30:9").problem.items, generate_perfect(30, 9).problem.items);
   EXPECT_THROW(generate_from_spec("perfect:30"), std::invalid_argument);
+  EXPECT_EQ(generate_from_spec("perfect:30:9:500").problem.items, generate_perfect(30, 9, Bytes{1} << 32, 500).problem.items);
+  EXPECT_THROW(generate_from_spec("perfect:30:9:"), std::invalid_argument);
+  EXPECT_THROW(generate_from_spec("perfect:30:9:0"), std::invalid_argument);
+  EXPECT_THROW(generate_from_spec("perfect:30:9:5:1"), std::invalid_argument);
+  EXPECT_THROW(generate_from_spec("grown:30:9:500"), std::invalid_argument);
   EXPECT_THROW(generate_from_spec("perfect:x:1"), std::invalid_argument);
   EXPECT_THROW(generate_from_spec("perfect:0:1"), std::invalid_argument);
   EXPECT_THROW(generate_from_spec("square:3:1"), std::invalid_argument);

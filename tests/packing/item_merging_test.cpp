@@ -89,5 +89,54 @@ TEST(PackingItemMerging, BestReachesTheOptimumWhenMergingRuledItOut) {
   EXPECT_EQ(solution.height, instance.optimum);
 }
 
+// With coarse times (2,000 cuts on 2,000 time steps), items of different parts of the packing
+// share intervals by coincidence: stacking them all folds the instance into one with no perfect
+// packing (the tiling search proves it, or runs out of nodes), stacking within holes does not.
+TEST(PackingItemMerging, StacksWithinHolesWhereCoarseTimesMisleadStackingAll) {
+  for (const std::uint64_t seed : {1, 2, 3}) {
+    const PerfectInstance instance = generate_perfect(2000, seed, Bytes{1} << 32, 2000);
+    for (const auto stacking : {MergedProblem::Stacking::all, MergedProblem::Stacking::within_holes}) {
+      const MergedProblem merged(instance.problem, stacking);
+      const Problem& folded = merged.problem();
+      const Timeline timeline(folded);
+      ASSERT_TRUE(has_no_slack(folded, timeline));
+      const TilingResult result = search_tiling(folded, timeline, 1000 * static_cast<std::int64_t>(folded.items.size()),
+                                                Deadline::after_seconds(10), Deadline::never());
+      const std::vector<Bytes> offsets = merged.expand(result.offsets);
+      const Verdict verdict = check(instance.problem, {offsets, height_of(instance.problem, offsets)});
+      EXPECT_TRUE(verdict.valid) << verdict.reason;
+      if (stacking == MergedProblem::Stacking::all) {
+        EXPECT_FALSE(result.perfect) << "seed " << seed;
+      } else {
+        EXPECT_TRUE(result.perfect) << "seed " << seed;
+        EXPECT_EQ(height_of(instance.problem, offsets), instance.optimum);
+      }
+    }
+  }
+}
+
+// Items live over one interval whose holes are known at neither end (here: they start at time 0
+// and end last) are left apart within holes. Where the holes are known, only items of one hole
+// stack: at time 1, 100 is refilled by 37 + 63 and 200 by 91 + 109; stacking all puts 37 and 91
+// next to each other instead, and the items refilling 100 end up across the border of 100 and 200.
+TEST(PackingItemMerging, StacksWithinHolesOnlyItemsOfOneHole) {
+  using Stacking = MergedProblem::Stacking;
+  EXPECT_EQ(MergedProblem(Problem{{item(8, 1, {{0, 5}}), item(8, 1, {{0, 5}})}}, Stacking::within_holes).problem().items.size(), 2u);
+  const Problem problem{{item(100, 1, {{0, 1}}), item(200, 1, {{0, 1}}), item(37, 1, {{1, 2}}), item(91, 1, {{1, 2}}),
+                         item(63, 1, {{1, 2}}), item(109, 1, {{1, 2}}), item(300, 1, {{2, 3}})}};
+  for (const auto stacking : {Stacking::all, Stacking::within_holes}) {
+    const MergedProblem merged(problem, stacking);
+    ASSERT_EQ(merged.problem().items.size(), 1u);
+    const std::vector<Bytes> offsets = merged.expand(std::vector<Bytes>{0});
+    EXPECT_TRUE(check(problem, {offsets, height_of(problem, offsets)}).valid);
+    const auto spans = [&](std::size_t a, std::size_t b, std::size_t whole) {
+      return std::min(offsets[a], offsets[b]) == offsets[whole] &&
+             std::max(offsets[a] + problem.items[a].size, offsets[b] + problem.items[b].size) ==
+                 offsets[whole] + problem.items[whole].size;
+    };
+    EXPECT_EQ(spans(2, 4, 0) && spans(3, 5, 1), stacking == Stacking::within_holes);
+  }
+}
+
 }  // namespace
 }  // namespace tidepool::packing

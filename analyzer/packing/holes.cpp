@@ -1,0 +1,92 @@
+// The holes at one time (see holes.h): the subset sums of both sides, matched; the matches taken
+// smallest first, each kept if it contains none kept before.
+#include "analyzer/packing/holes.h"
+
+#include <algorithm>
+#include <bit>
+#include <utility>
+
+namespace tidepool::packing {
+namespace {
+
+// Beyond this many pairs of subsets with equal sums, the sizes are too uniform to tell holes apart.
+constexpr std::size_t kMaxMatches = 4096;
+
+using Mask = std::uint32_t;
+
+// Every non-empty subset of `sizes` as (sum, mask), by sum.
+std::vector<std::pair<Bytes, Mask>> subset_sums(std::span<const Bytes> sizes) {
+  std::vector<std::pair<Bytes, Mask>> sums;
+  sums.reserve((std::size_t{1} << sizes.size()) - 1);
+  for (Mask mask = 1; mask < (Mask{1} << sizes.size()); ++mask) {
+    // The sum of mask without its lowest item was made before it.
+    const Mask lowest = mask & -mask;
+    const Bytes rest = mask == lowest ? 0 : sums[mask - lowest - 1].first;
+    sums.emplace_back(rest + sizes[std::countr_zero(lowest)], mask);
+  }
+  std::ranges::sort(sums);
+  return sums;
+}
+
+}  // namespace
+
+std::optional<HoleSplit> split_into_holes(std::span<const Bytes> ending, std::span<const Bytes> starting) {
+  if (ending.empty() || starting.empty() || ending.size() > kMaxHoleSide || starting.size() > kMaxHoleSide) {
+    return std::nullopt;
+  }
+  const auto ends = subset_sums(ending);
+  const auto starts = subset_sums(starting);
+  struct Group {
+    Mask ending;
+    Mask starting;
+  };
+  std::vector<Group> matches;
+  for (std::size_t a = 0, b = 0; a < ends.size() && b < starts.size();) {
+    if (ends[a].first != starts[b].first) {
+      ends[a].first < starts[b].first ? ++a : ++b;
+      continue;
+    }
+    const Bytes sum = ends[a].first;
+    const std::size_t b_first = b;
+    for (; a < ends.size() && ends[a].first == sum; ++a) {
+      for (b = b_first; b < starts.size() && starts[b].first == sum; ++b) {
+        matches.push_back({ends[a].second, starts[b].second});
+        if (matches.size() > kMaxMatches) return std::nullopt;
+      }
+    }
+  }
+  const auto items = [](const Group& group) { return std::popcount(group.ending) + std::popcount(group.starting); };
+  std::ranges::stable_sort(matches, {}, items);
+  std::vector<Group> holes;
+  for (const Group& match : matches) {
+    bool contains_one = false;
+    for (const Group& hole : holes) {
+      const bool inside = (match.ending & hole.ending) == hole.ending && (match.starting & hole.starting) == hole.starting;
+      const bool apart = (match.ending & hole.ending) == 0 && (match.starting & hole.starting) == 0;
+      if (!inside && !apart) return std::nullopt;
+      contains_one = contains_one || inside;
+    }
+    if (!contains_one) holes.push_back(match);
+  }
+  HoleSplit split{std::vector<std::uint32_t>(ending.size()), std::vector<std::uint32_t>(starting.size()),
+                  static_cast<std::uint32_t>(holes.size())};
+  Mask ending_covered = 0;
+  Mask starting_covered = 0;
+  for (std::uint32_t h = 0; h < holes.size(); ++h) {
+    for (std::size_t k = 0; k < ending.size(); ++k) {
+      if (holes[h].ending >> k & 1) split.ending[k] = h;
+    }
+    for (std::size_t k = 0; k < starting.size(); ++k) {
+      if (holes[h].starting >> k & 1) split.starting[k] = h;
+    }
+    ending_covered |= holes[h].ending;
+    starting_covered |= holes[h].starting;
+  }
+  // With different totals (not a time of an instance with no slack) some items are in no hole.
+  if (ending_covered != (Mask{1} << ending.size()) - 1 || starting_covered != (Mask{1} << starting.size()) - 1) {
+    return std::nullopt;
+  }
+  return split;
+}
+
+}  // namespace tidepool::packing

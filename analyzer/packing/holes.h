@@ -1,0 +1,38 @@
+// The holes at one time of an instance with no slack. Where some items end and others start, the
+// starting items take exactly the room the ending ones leave, hole by hole (a hole: ending items
+// next to each other in address, and the starting items that fill it). Sizes alone say which
+// items may share a hole: the smallest groups of ending and starting items whose sizes add up
+// alike. When no two such groups overlap, they are taken for the holes. That is a guess: right
+// when sizes are large and varied (equal sums by coincidence are then rare), wrong when they are
+// small (two holes of 5 bytes refilled by 2 + 3 and by 4 + 1 look like four holes if a 2 + 3 and a
+// 4 + 1 end there too). So it only steers an attempt (item_merging.h), never rules a packing out.
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "analyzer/packing/problem.h"
+
+namespace tidepool::packing {
+
+// Up to this many items on either side are looked at (2^n subsets each); more, and the holes are
+// unknown.
+inline constexpr std::size_t kMaxHoleSide = 16;
+// A hole number that stands for "unknown".
+inline constexpr std::uint32_t kUnknownHole = std::numeric_limits<std::uint32_t>::max();
+
+struct HoleSplit {
+  std::vector<std::uint32_t> ending;    // per ending item: its hole, from 0
+  std::vector<std::uint32_t> starting;  // per starting item: its hole
+  std::uint32_t holes = 0;
+};
+
+// The holes that the sizes of the items ending and starting at one time imply; none when they are
+// unknown: either side empty or larger than kMaxHoleSide, the totals different, the smallest groups
+// overlapping (ambiguous), or too many groups of equal sums to compare.
+std::optional<HoleSplit> split_into_holes(std::span<const Bytes> ending, std::span<const Bytes> starting);
+
+}  // namespace tidepool::packing

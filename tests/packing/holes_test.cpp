@@ -1,0 +1,60 @@
+// The holes at one time (holes.h): split where the sums say so unambiguously, unknown otherwise.
+#include <gtest/gtest.h>
+
+#include <optional>
+#include <vector>
+
+#include "analyzer/packing/holes.h"
+
+namespace tidepool::packing {
+namespace {
+
+TEST(PackingHoles, SplitsWhereOnlyOneGroupingAddsUp) {
+  // 100 is refilled by 37 + 63 and 200 by 91 + 109; no other subsets add up alike.
+  const std::vector<Bytes> ending = {100, 200};
+  const std::vector<Bytes> starting = {91, 37, 109, 63};
+  const std::optional<HoleSplit> split = split_into_holes(ending, starting);
+  ASSERT_TRUE(split.has_value());
+  EXPECT_EQ(split->holes, 2u);
+  EXPECT_EQ(split->starting[1], split->ending[0]);
+  EXPECT_EQ(split->starting[3], split->ending[0]);
+  EXPECT_EQ(split->starting[0], split->ending[1]);
+  EXPECT_EQ(split->starting[2], split->ending[1]);
+  EXPECT_NE(split->ending[0], split->ending[1]);
+}
+
+TEST(PackingHoles, OneHoleWhenNothingSmallerAddsUp) {
+  const std::vector<Bytes> ending = {70, 30};
+  const std::vector<Bytes> starting = {45, 55};
+  const std::optional<HoleSplit> split = split_into_holes(ending, starting);
+  ASSERT_TRUE(split.has_value());
+  EXPECT_EQ(split->holes, 1u);
+  EXPECT_EQ(split->ending, (std::vector<std::uint32_t>{0, 0}));
+  EXPECT_EQ(split->starting, (std::vector<std::uint32_t>{0, 0}));
+}
+
+TEST(PackingHoles, UnknownWhenGroupingsOverlap) {
+  // Two ending items of 5: each could take 2 + 3 or 4 + 1, and {5} = {5} either way round.
+  const std::vector<Bytes> ending = {5, 5};
+  EXPECT_FALSE(split_into_holes(ending, std::vector<Bytes>{2, 3, 4, 1}).has_value());
+  // 3 is refilled by either 3: which one is not known.
+  EXPECT_FALSE(split_into_holes(std::vector<Bytes>{7, 3}, std::vector<Bytes>{3, 4, 3}).has_value());
+}
+
+TEST(PackingHoles, UnknownWhenTotalsDifferOrASideIsEmptyOrLarge) {
+  EXPECT_FALSE(split_into_holes(std::vector<Bytes>{10}, std::vector<Bytes>{4, 5}).has_value());
+  EXPECT_FALSE(split_into_holes(std::vector<Bytes>{}, std::vector<Bytes>{4}).has_value());
+  EXPECT_FALSE(split_into_holes(std::vector<Bytes>{4}, std::vector<Bytes>{}).has_value());
+  std::vector<Bytes> many(kMaxHoleSide + 1);
+  for (std::size_t k = 0; k < many.size(); ++k) many[k] = Bytes{1} << k;
+  Bytes total = 0;
+  for (const Bytes size : many) total += size;
+  EXPECT_FALSE(split_into_holes(std::vector<Bytes>{total}, many).has_value());
+  many.pop_back();
+  total = 0;
+  for (const Bytes size : many) total += size;
+  EXPECT_TRUE(split_into_holes(std::vector<Bytes>{total}, many).has_value());
+}
+
+}  // namespace
+}  // namespace tidepool::packing

@@ -50,7 +50,7 @@ constexpr std::int64_t kTilingNodesPerItem = 1000;
 constexpr double kMergedTilingShare = 0.3;
 constexpr double kMergedCompletionOver = 4.0 / 3.0;
 // Then on the instance merged with stacking within holes (for coarse times), up to this many
-// items (finding holes costs up to 512 subset sums per item, about 0.4 s at 50,000): it folds the
+// items (finding holes costs up to 1,024 subset sums per item, 1 s at most at 50,000): it folds the
 // cut instances it is for within a few tenths of a second, and takes time from what follows on
 // instances of other kinds, so its share is small.
 constexpr std::size_t kWithinHolesMaxItems = 50'000;

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <numeric>
 #include <utility>
 
 namespace tidepool::packing {
@@ -14,17 +15,20 @@ constexpr std::size_t kMaxMatches = 4096;
 
 using Mask = std::uint32_t;
 
-// Every non-empty subset of `sizes` as (sum, mask), by sum.
+// Every non-empty subset of `sizes` as (sum, mask), by sum: the sums of the first k items, merged
+// with themselves shifted by the next item's size (no sort: 2^(n+1) steps in all).
 std::vector<std::pair<Bytes, Mask>> subset_sums(std::span<const Bytes> sizes) {
-  std::vector<std::pair<Bytes, Mask>> sums;
-  sums.reserve((std::size_t{1} << sizes.size()) - 1);
-  for (Mask mask = 1; mask < (Mask{1} << sizes.size()); ++mask) {
-    // The sum of mask without its lowest item was made before it.
-    const Mask lowest = mask & -mask;
-    const Bytes rest = mask == lowest ? 0 : sums[mask - lowest - 1].first;
-    sums.emplace_back(rest + sizes[std::countr_zero(lowest)], mask);
+  std::vector<std::pair<Bytes, Mask>> sums = {{0, 0}};
+  std::vector<std::pair<Bytes, Mask>> shifted;
+  std::vector<std::pair<Bytes, Mask>> merged;
+  for (std::size_t k = 0; k < sizes.size(); ++k) {
+    shifted.clear();
+    for (const auto& [sum, mask] : sums) shifted.emplace_back(sum + sizes[k], mask | Mask{1} << k);
+    merged.resize(sums.size() + shifted.size());
+    std::ranges::merge(sums, shifted, merged.begin());
+    sums.swap(merged);
   }
-  std::ranges::sort(sums);
+  sums.erase(sums.begin());  // the empty subset
   return sums;
 }
 
@@ -33,6 +37,12 @@ std::vector<std::pair<Bytes, Mask>> subset_sums(std::span<const Bytes> sizes) {
 std::optional<HoleSplit> split_into_holes(std::span<const Bytes> ending, std::span<const Bytes> starting) {
   if (ending.empty() || starting.empty() || ending.size() > kMaxHoleSide || starting.size() > kMaxHoleSide) {
     return std::nullopt;
+  }
+  const auto total = [](std::span<const Bytes> sizes) { return std::accumulate(sizes.begin(), sizes.end(), Bytes{0}); };
+  if (total(ending) != total(starting)) return std::nullopt;
+  // One item on a side: every item of the other side is in its hole.
+  if (ending.size() == 1 || starting.size() == 1) {
+    return HoleSplit{std::vector<std::uint32_t>(ending.size(), 0), std::vector<std::uint32_t>(starting.size(), 0), 1};
   }
   const auto ends = subset_sums(ending);
   const auto starts = subset_sums(starting);

@@ -61,6 +61,9 @@ class MergedProblem {
   std::vector<Node> nodes_;           // the original items first, then the merged nodes
   std::vector<std::uint32_t> roots_;  // the node of each merged item
   std::int64_t hole_work_left_;  // subsets that find_holes may still enumerate
+  bool holes_found_ = false;
+  std::uint32_t next_hole_ = 0;
+  std::vector<Time> changed_times_;  // since holes were last found: where merges changed the items
   std::vector<std::uint32_t> start_hole_;
   std::vector<std::uint32_t> end_hole_;
   Problem merged_;

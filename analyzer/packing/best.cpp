@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <array>
 #include <numeric>
+#include <span>
 #include <string_view>
 #include <utility>
 
@@ -49,10 +50,10 @@ constexpr std::int64_t kTilingNodesPerItem = 1000;
 // search; its completion may run a third longer.
 constexpr double kMergedTilingShare = 0.3;
 constexpr double kMergedCompletionOver = 4.0 / 3.0;
-// Then on the instance merged with stacking within holes (for coarse times), up to this many
-// items (finding holes costs up to 1,024 subset sums per item, 1 s at most at 50,000): it folds the
-// cut instances it is for within a few tenths of a second, and takes time from what follows on
-// instances of other kinds, so its share is small.
+// Then on the instance merged with stacking within holes, and unless holes differ (for coarse
+// times), up to this many items (finding holes costs up to 1,024 subset sums per item, 1 s at most
+// at 50,000): each folds the cut instances it is for within a few tenths of a second, and takes
+// time from what follows on instances of other kinds, so its share is small.
 constexpr std::size_t kWithinHolesMaxItems = 50'000;
 constexpr double kWithinHolesTilingShare = 0.1;
 
@@ -80,10 +81,10 @@ class Portfolio {
 
   Solution run() {
     if (has_no_slack(problem_, timeline_)) {
-      const std::size_t merged_items = run_merged_tiling(MergedProblem::Stacking::all, 0, kMergedTilingShare);
-      if (done(deadline_)) return std::move(best_.solution);
-      if (problem_.items.size() <= kWithinHolesMaxItems) {
-        run_merged_tiling(MergedProblem::Stacking::within_holes, merged_items, kWithinHolesTilingShare);
+      std::vector<std::size_t> merged_counts = {run_merged_tiling(MergedProblem::Stacking::all, {}, kMergedTilingShare)};
+      for (const auto stacking : {MergedProblem::Stacking::within_holes, MergedProblem::Stacking::unless_holes_differ}) {
+        if (done(deadline_) || problem_.items.size() > kWithinHolesMaxItems) break;
+        merged_counts.push_back(run_merged_tiling(stacking, merged_counts, kWithinHolesTilingShare));
       }
       if (done(deadline_)) return std::move(best_.solution);
       if (problem_.items.size() <= kLargeInstance) run_tiling();
@@ -133,22 +134,25 @@ class Portfolio {
   }
 
   // Instances with no slack, first with their items merged: an instance cut by guillotine cuts
-  // folds into a few items, whatever its size; with coarse times, stacking only within holes
+  // folds into a few items, whatever its size; with coarse times, stacking with regard to holes
   // keeps it from folding wrongly. Not when merging changed nothing, left as many items as an
-  // attempt before (`tried_items`: likely the same merge), or left more items than the tiling
+  // attempt before (`tried_counts`: likely the same merge), or left more items than the tiling
   // search gets through. Returns the number of merged items.
-  std::size_t run_merged_tiling(MergedProblem::Stacking stacking, std::size_t tried_items, double share) {
+  std::size_t run_merged_tiling(MergedProblem::Stacking stacking, std::span<const std::size_t> tried_counts, double share) {
     const MergedProblem merged(problem_, stacking);
     const Problem& folded = merged.problem();
     const std::size_t count = folded.items.size();
-    if (count == problem_.items.size() || count == tried_items || count > kLargeInstance) return count;
+    if (count == problem_.items.size() || std::ranges::find(tried_counts, count) != tried_counts.end() ||
+        count > kLargeInstance) {
+      return count;
+    }
     const Timeline timeline(folded);
     const double left = deadline_.seconds_left();
     const TilingResult result = search_tiling(folded, timeline, tiling_budget(folded),
                                               Deadline::after_seconds(share * left),
                                               Deadline::after_seconds(kMergedCompletionOver * share * left));
-    // Within holes, only a packing at the bound is kept: its greedy completions are no better than
-    // the plain merge's, and one kept as the best so far sends the local search elsewhere
+    // With regard to holes, only a packing at the bound is kept: greedy completions are no better
+    // than the plain merge's, and one kept as the best so far sends the local search elsewhere
     // (refill:2000:2 ended at 1.076 instead of 1.053).
     if (result.perfect || stacking == MergedProblem::Stacking::all) consider_found(merged.expand(result.offsets));
     return count;

@@ -130,15 +130,16 @@ void MergedProblem::find_holes(const std::vector<std::uint32_t>& active) {
 
 // Items with the same interval and alignment, each size a multiple of the alignment, stack.
 // Within holes, only those in the same hole at both ends (all the items of one interval start
-// and end at the same times, so where a hole is unknown it is unknown for all of them); not an
+// and end at the same times, so where a hole is unknown it is unknown for all of them), and not an
 // item whose holes are unknown at both ends (a stack that no hole vouches for is how coincidences
-// of coarse times fold wrongly: with it, a 10,000-item instance on 3,000 time steps folded into
-// an instance with no perfect packing).
+// of coarse times fold wrongly: with such stacks, a 10,000-item instance on 3,000 time steps
+// folded into an instance with no perfect packing); unless holes differ, such items stack too.
 bool MergedProblem::merge_in_address(std::vector<std::uint32_t>& active, Stacking stacking) {
-  if (stacking == Stacking::within_holes) find_holes(active);
+  if (stacking != Stacking::all) find_holes(active);
   const auto stacks_with = [&](std::uint32_t i) -> std::pair<std::uint64_t, std::uint64_t> {
     if (stacking == Stacking::all) return {0, 0};
-    if (start_hole_[i] == kUnknownHole && end_hole_[i] == kUnknownHole) return {kUnknownHole, std::uint64_t{kUnknownHole} + 1 + i};
+    const bool unknown = start_hole_[i] == kUnknownHole && end_hole_[i] == kUnknownHole;
+    if (unknown && stacking == Stacking::within_holes) return {kUnknownHole, std::uint64_t{kUnknownHole} + 1 + i};
     return {start_hole_[i], end_hole_[i]};
   };
   const auto stackable = [&](std::uint32_t i) { return nodes_[i].size % nodes_[i].alignment == 0; };

@@ -13,7 +13,9 @@
 // parts of the packing share intervals by coincidence, and stacking them all rules the best
 // packing out. Stacking::within_holes then stacks only items that lie in the same hole (holes.h)
 // where they start and where they end, as far as the holes are known there (and at one end at
-// least).
+// least); Stacking::unless_holes_differ also stacks items whose holes are known at neither end.
+// Neither is better: on instances cut on few time steps, each packs some at the bound that the
+// other does not.
 #pragma once
 
 #include <cstddef>
@@ -29,7 +31,8 @@ class MergedProblem {
  public:
   enum class Stacking {
     all,           // every item of one interval and alignment
-    within_holes,  // and in one hole at both ends, known at one end at least
+    within_holes,         // and in one hole at both ends, known at one end at least
+    unless_holes_differ,  // and not in different holes at either end
   };
 
   // Merges the single-interval items of `problem` (items with several intervals stay as they are).

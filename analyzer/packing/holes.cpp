@@ -92,7 +92,7 @@ std::optional<HoleSplit> split_into_holes(std::span<const Bytes> ending, std::sp
     ending_covered |= holes[h].ending;
     starting_covered |= holes[h].starting;
   }
-  // With different totals (not a time of an instance with no slack) some items are in no hole.
+  // An item of size 0 can be in no smallest group (a group with it has a smaller one without it).
   if (ending_covered != (Mask{1} << ending.size()) - 1 || starting_covered != (Mask{1} << starting.size()) - 1) {
     return std::nullopt;
   }

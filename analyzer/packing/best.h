@@ -1,10 +1,13 @@
 // `best`: our anytime portfolio. In turn, until the lower bound is reached or the deadline passes:
-//  0. for instances with no slack (every section full, one interval per item) of up to 200,000
-//     items, the tiling search (tiling_search.h), with 60% of the time;
+//  0. for instances with no slack (every section full, one interval per item): the tiling search
+//     (tiling_search.h) on the items merged (item_merging.h), stacking all (30% of the time), then,
+//     up to 50,000 items, stacking within holes and unless holes differ (10% each, for coarse
+//     times); then on the original items, up to 200,000 of them, with 60% of the time left;
 //  1. greedy placements over several orders: the skyline (skyline_fit.h) first, the only one on
 //     instances above 200,000 items, then lowest first, then gaps best/first fit (left out above
 //     20 M time-overlapping pairs); a run starts only while the time left exceeds what the last
-//     one took, and not after a costly run (50 ms or more) that found nothing lower;
+//     one took, and not after a costly run (50 ms or more) that found nothing lower; then the
+//     online allocator's sweep over free blocks, largest first among items that start together;
 //  2. for instances small enough, the exact search (exact_search.h) at doubling node budgets: at
 //     each budget it tries the lowest capacity not proven infeasible (the lower bound, first),
 //     then capacities below the best height found (a sixteenth of the gap to the bound at a

@@ -74,21 +74,20 @@ std::uint32_t MergedProblem::join(std::uint32_t first, std::uint32_t second, boo
 void MergedProblem::find_holes(const std::vector<std::uint32_t>& active) {
   start_hole_.resize(nodes_.size(), kUnknownHole);
   end_hole_.resize(nodes_.size(), kUnknownHole);
-  std::vector<std::uint32_t> by_interval = active;
-  std::ranges::sort(by_interval, {}, [&](std::uint32_t i) { return std::pair(nodes_[i].live.lower, nodes_[i].live.upper); });
-  std::vector<char> shares_interval(nodes_.size(), 0);
-  for (std::size_t k = 1; k < by_interval.size(); ++k) {
-    if (nodes_[by_interval[k]].live == nodes_[by_interval[k - 1]].live) {
-      shares_interval[by_interval[k]] = 1;
-      shares_interval[by_interval[k - 1]] = 1;
-    }
-  }
   std::ranges::sort(changed_times_);
   const auto changed = [&](Time time) { return !holes_found_ || std::ranges::binary_search(changed_times_, time); };
+  // By start, then end: items of one interval are next to each other.
   std::vector<std::uint32_t> by_start = active;
   std::vector<std::uint32_t> by_end = active;
-  std::ranges::sort(by_start, {}, [&](std::uint32_t i) { return nodes_[i].live.lower; });
+  std::ranges::sort(by_start, {}, [&](std::uint32_t i) { return std::pair(nodes_[i].live.lower, nodes_[i].live.upper); });
   std::ranges::sort(by_end, {}, [&](std::uint32_t i) { return nodes_[i].live.upper; });
+  std::vector<char> shares_interval(nodes_.size(), 0);
+  for (std::size_t k = 1; k < by_start.size(); ++k) {
+    if (nodes_[by_start[k]].live == nodes_[by_start[k - 1]].live) {
+      shares_interval[by_start[k]] = 1;
+      shares_interval[by_start[k - 1]] = 1;
+    }
+  }
   std::vector<Bytes> ending;
   std::vector<Bytes> starting;
   std::vector<Time> deferred;

@@ -8,6 +8,7 @@
 #include <string_view>
 #include <utility>
 
+#include "analyzer/packing/bands.h"
 #include "analyzer/packing/completion.h"
 #include "analyzer/packing/exact_search.h"
 #include "analyzer/packing/item_merging.h"
@@ -56,6 +57,9 @@ constexpr double kMergedCompletionOver = 4.0 / 3.0;
 // time from what follows on instances of other kinds, so its share is small.
 constexpr std::size_t kWithinHolesMaxItems = 50'000;
 constexpr double kWithinHolesTilingShare = 0.1;
+// Then split into bands (up to kLargeInstance items): it tiles the instances it is for in a few
+// hundredths of a second, or fails (most of the time at the first block it cannot tile).
+constexpr double kBandsShare = 0.2;
 
 // The greatest common divisor of all sizes and alignments above 1: every offset and height found
 // by the placement rules is a multiple of it, so capacities are tried on that grid only.
@@ -86,6 +90,8 @@ class Portfolio {
         if (done(deadline_) || problem_.items.size() > kWithinHolesMaxItems) break;
         merged_counts.push_back(run_merged_tiling(stacking, merged_counts, kWithinHolesTilingShare));
       }
+      if (done(deadline_)) return std::move(best_.solution);
+      if (problem_.items.size() <= kLargeInstance) run_bands();
       if (done(deadline_)) return std::move(best_.solution);
       if (problem_.items.size() <= kLargeInstance) run_tiling();
     }
@@ -156,6 +162,14 @@ class Portfolio {
     // (refill:2000:2 ended at 1.076 instead of 1.053).
     if (result.perfect || stacking == MergedProblem::Stacking::all) consider_found(merged.expand(result.offsets));
     return count;
+  }
+
+  // Instances with no slack, split top-down into bands and pieces in time by their holes (bands.h):
+  // what the merged attempts do not fold right when times are coarse.
+  void run_bands() {
+    if (auto offsets = tile_by_bands(problem_, Deadline::after_seconds(kBandsShare * deadline_.seconds_left()))) {
+      consider_found(std::move(*offsets));
+    }
   }
 
   static std::int64_t tiling_budget(const Problem& problem) {

@@ -34,7 +34,8 @@ std::vector<std::pair<Bytes, Mask>> subset_sums(std::span<const Bytes> sizes) {
 
 }  // namespace
 
-std::optional<HoleSplit> split_into_holes(std::span<const Bytes> ending, std::span<const Bytes> starting) {
+std::optional<HoleSplit> split_into_holes(std::span<const Bytes> ending, std::span<const Bytes> starting, Ambiguity ambiguity) {
+  const bool guess = ambiguity == Ambiguity::first_found;
   if (ending.empty() || starting.empty() || ending.size() > kMaxHoleSide || starting.size() > kMaxHoleSide) {
     return std::nullopt;
   }
@@ -51,7 +52,8 @@ std::optional<HoleSplit> split_into_holes(std::span<const Bytes> ending, std::sp
     Mask starting;
   };
   std::vector<Group> matches;
-  for (std::size_t a = 0, b = 0; a < ends.size() && b < starts.size();) {
+  // Sums come in ascending order; a guess keeps the matches of the smallest ones.
+  for (std::size_t a = 0, b = 0; a < ends.size() && b < starts.size() && matches.size() <= kMaxMatches;) {
     if (ends[a].first != starts[b].first) {
       ends[a].first < starts[b].first ? ++a : ++b;
       continue;
@@ -61,10 +63,10 @@ std::optional<HoleSplit> split_into_holes(std::span<const Bytes> ending, std::sp
     for (; a < ends.size() && ends[a].first == sum; ++a) {
       for (b = b_first; b < starts.size() && starts[b].first == sum; ++b) {
         matches.push_back({ends[a].second, starts[b].second});
-        if (matches.size() > kMaxMatches) return std::nullopt;
       }
     }
   }
+  if (matches.size() > kMaxMatches && !guess) return std::nullopt;
   const auto items = [](const Group& group) { return std::popcount(group.ending) + std::popcount(group.starting); };
   std::ranges::stable_sort(matches, {}, items);
   std::vector<Group> holes;
@@ -73,8 +75,8 @@ std::optional<HoleSplit> split_into_holes(std::span<const Bytes> ending, std::sp
     for (const Group& hole : holes) {
       const bool inside = (match.ending & hole.ending) == hole.ending && (match.starting & hole.starting) == hole.starting;
       const bool apart = (match.ending & hole.ending) == 0 && (match.starting & hole.starting) == 0;
-      if (!inside && !apart) return std::nullopt;
-      contains_one = contains_one || inside;
+      if (!inside && !apart && !guess) return std::nullopt;
+      contains_one = contains_one || !apart;
     }
     if (!contains_one) holes.push_back(match);
   }
@@ -93,9 +95,18 @@ std::optional<HoleSplit> split_into_holes(std::span<const Bytes> ending, std::sp
     starting_covered |= holes[h].starting;
   }
   // An item of size 0 can be in no smallest group (a group with it has a smaller one without it).
-  if (ending_covered != (Mask{1} << ending.size()) - 1 || starting_covered != (Mask{1} << starting.size()) - 1) {
-    return std::nullopt;
+  // A guess puts the items left over (they add up alike) in one more hole.
+  const Mask all_ending = (Mask{1} << ending.size()) - 1;
+  const Mask all_starting = (Mask{1} << starting.size()) - 1;
+  if (ending_covered == all_ending && starting_covered == all_starting) return split;
+  if (!guess) return std::nullopt;
+  for (std::size_t k = 0; k < ending.size(); ++k) {
+    if (!(ending_covered >> k & 1)) split.ending[k] = split.holes;
   }
+  for (std::size_t k = 0; k < starting.size(); ++k) {
+    if (!(starting_covered >> k & 1)) split.starting[k] = split.holes;
+  }
+  ++split.holes;
   return split;
 }
 

@@ -30,9 +30,15 @@ struct HoleSplit {
   std::uint32_t holes = 0;
 };
 
+// What to do when the smallest groups overlap: give up, or keep the groups found first (smallest,
+// then in the order of the items) and put what they leave in one more hole, a guess for callers
+// whose results are checked.
+enum class Ambiguity { unknown, first_found };
+
 // The holes that the sizes of the items ending and starting at one time imply; none when they are
 // unknown: either side empty or larger than kMaxHoleSide, the totals different, the smallest groups
 // overlapping (ambiguous), or too many groups of equal sums to compare.
-std::optional<HoleSplit> split_into_holes(std::span<const Bytes> ending, std::span<const Bytes> starting);
+std::optional<HoleSplit> split_into_holes(std::span<const Bytes> ending, std::span<const Bytes> starting,
+                                          Ambiguity ambiguity = Ambiguity::unknown);
 
 }  // namespace tidepool::packing

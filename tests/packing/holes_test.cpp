@@ -41,6 +41,34 @@ TEST(PackingHoles, UnknownWhenGroupingsOverlap) {
   EXPECT_FALSE(split_into_holes(std::vector<Bytes>{7, 3}, std::vector<Bytes>{3, 4, 3}).has_value());
 }
 
+// A guess keeps the smallest groups found first and puts what they leave in one more hole.
+TEST(PackingHoles, GuessesTheGroupsFoundFirstWhenAmbiguous) {
+  const std::vector<Bytes> ending = {5, 5};
+  const std::vector<Bytes> starting = {2, 3, 4, 1};
+  const std::optional<HoleSplit> split = split_into_holes(ending, starting, Ambiguity::first_found);
+  ASSERT_TRUE(split.has_value());
+  ASSERT_EQ(split->holes, 2u);
+  // Each hole adds up alike on both sides.
+  for (std::uint32_t hole = 0; hole < split->holes; ++hole) {
+    Bytes ended = 0;
+    Bytes started = 0;
+    for (std::size_t k = 0; k < ending.size(); ++k) ended += split->ending[k] == hole ? ending[k] : 0;
+    for (std::size_t k = 0; k < starting.size(); ++k) started += split->starting[k] == hole ? starting[k] : 0;
+    EXPECT_EQ(ended, started) << "hole " << hole;
+  }
+  // 3 = 3 (the first starting 3) is found first; then 7 = 4 + the other 3.
+  const std::optional<HoleSplit> rest = split_into_holes(std::vector<Bytes>{7, 3}, std::vector<Bytes>{3, 4, 3}, Ambiguity::first_found);
+  ASSERT_TRUE(rest.has_value());
+  EXPECT_EQ(rest->holes, 2u);
+  EXPECT_EQ(rest->ending[0], rest->starting[1]);
+  EXPECT_NE(rest->ending[0], rest->ending[1]);
+  // Unambiguous splits are the same either way.
+  const std::vector<Bytes> clear_ending = {100, 200};
+  const std::vector<Bytes> clear_starting = {91, 37, 109, 63};
+  EXPECT_EQ(split_into_holes(clear_ending, clear_starting, Ambiguity::first_found)->starting,
+            split_into_holes(clear_ending, clear_starting)->starting);
+}
+
 TEST(PackingHoles, UnknownWhenTotalsDifferOrASideIsEmptyOrLarge) {
   EXPECT_FALSE(split_into_holes(std::vector<Bytes>{10}, std::vector<Bytes>{4, 5}).has_value());
   EXPECT_FALSE(split_into_holes(std::vector<Bytes>{}, std::vector<Bytes>{4}).has_value());

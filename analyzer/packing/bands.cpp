@@ -20,7 +20,6 @@
 namespace tidepool::packing {
 namespace {
 
-constexpr std::int64_t kTilingNodesPerItem = 1000;
 // A block left over is folded and split again at most this many times over, and only up to this
 // many items (folding is not stopped by deadlines: it takes up to 1 s at 50,000 items).
 constexpr int kMaxFolds = 4;
@@ -247,7 +246,7 @@ std::optional<std::vector<Bytes>> tile_block(const Problem& block, Deadline dead
 }  // namespace
 
 std::optional<std::vector<Bytes>> tile_by_bands(const Problem& problem, Deadline deadline) {
-  if (problem.items.empty()) return std::nullopt;
+  if (problem.items.empty() || !has_no_slack(problem, Timeline(problem))) return std::nullopt;
   std::optional<std::vector<Bytes>> offsets = tile(problem, deadline, kMaxFolds);
   // Bands hold their items by construction; the checker makes sure.
   if (offsets && (!check(problem, {*offsets, height_of(problem, *offsets)}).valid ||

@@ -41,6 +41,10 @@ struct TilingResult {
   std::int64_t nodes = 0;
 };
 
+// The node budget callers give the search per item: enough for the instances it solves (cut
+// instances of up to 200,000 items), small enough to leave time to the rest when it fails.
+inline constexpr std::int64_t kTilingNodesPerItem = 1000;
+
 // From this many items on, the search restarts locally rather than from scratch.
 inline constexpr std::size_t kTilingLocalRestartsFrom = 50'000;
 

@@ -24,6 +24,7 @@ namespace {
 // many items (folding is not stopped by deadlines: it takes up to 1 s at 50,000 items).
 constexpr int kMaxFolds = 4;
 constexpr std::size_t kMaxFoldedItems = 50'000;
+constexpr std::int64_t kBlockNodesPerItem = 100 * kTilingNodesPerItem;
 
 struct Block {
   std::vector<std::uint32_t> items;
@@ -238,7 +239,10 @@ std::optional<std::vector<Bytes>> tile_block(const Problem& block, Deadline dead
       if (const auto tiled = tile(folded.problem(), share, folds_left - 1)) return folded.expand(*tiled);
     }
   }
-  const TilingResult tiled = search_tiling(block, timeline, kTilingNodesPerItem * static_cast<std::int64_t>(block.items.size()), deadline, deadline);
+  // The block's share of the time stops the search, or a node budget far above the one callers
+  // usually give (refill:2000:3 had a block tiled only with 100 times as many nodes).
+  const std::int64_t budget = kBlockNodesPerItem * static_cast<std::int64_t>(block.items.size());
+  const TilingResult tiled = search_tiling(block, timeline, budget, deadline, deadline);
   if (!tiled.perfect) return std::nullopt;
   return tiled.offsets;
 }

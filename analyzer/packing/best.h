@@ -1,9 +1,9 @@
 // `best`: our anytime portfolio. In turn, until the lower bound is reached or the deadline passes:
-//  0. for instances with no slack (every section full, one interval per item): the tiling search
-//     (tiling_search.h) on the items merged (item_merging.h), stacking all (30% of the time), then,
-//     up to 50,000 items, stacking within holes and unless holes differ (10% each, for coarse
-//     times); then, up to 200,000 items, tiling by bands (bands.h, 20% of the time left) and the
-//     tiling search on the original items (60% of the time left);
+//  0. for instances with no slack (every section full, one interval per item): up to 200,000
+//     items, tiling by bands (bands.h, 30% of the time); the tiling search (tiling_search.h) on the
+//     items merged (item_merging.h), stacking all (30% of the time left), then, up to 50,000 items,
+//     stacking within holes and unless holes differ (10% each, for coarse times); then, up to
+//     200,000 items, on the original items (60% of the time left);
 //  1. greedy placements over several orders: the skyline (skyline_fit.h) first, the only one on
 //     instances above 200,000 items, then lowest first, then gaps best/first fit (left out above
 //     20 M time-overlapping pairs); a run starts only while the time left exceeds what the last

@@ -66,19 +66,14 @@ TEST(PackingBands, CutsInTimeWhereNothingIsLive) {
 }
 
 // Instances that are not cut by guillotine cuts (refilled and grown: no straight line crosses the
-// packing) leave blocks to the tiling search, which may fail: whatever comes back is valid and at
-// the bound (these refilled ones come apart into blocks that it tiles).
-TEST(PackingBands, ReturnsOnlyValidPackingsAtTheBound) {
-  int tiled = 0;
-  for (const std::uint64_t seed : {1, 2}) {
-    for (const PerfectInstance& instance : {generate_refill(1000, seed), generate_grown(1000, seed)}) {
-      const std::optional<std::vector<Bytes>> offsets = tile_by_bands(instance.problem, Deadline::after_seconds(2));
-      if (!offsets) continue;
-      ++tiled;
-      expect_perfect(instance, offsets);
+// packing) leave blocks to the tiling search. These small ones come apart into blocks that it
+// tiles. Node budgets, not deadlines, end these runs: the outcomes do not depend on the machine.
+TEST(PackingBands, TilesSomeInstancesThatAreNotGuillotineCuts) {
+  for (const std::uint64_t seed : {1, 2, 3}) {
+    for (const PerfectInstance& instance : {generate_refill(200, seed), generate_grown(200, seed)}) {
+      expect_perfect(instance, tile_by_bands(instance.problem, Deadline::never()));
     }
   }
-  EXPECT_GE(tiled, 2);
 }
 
 TEST(PackingBands, NothingForNoItems) { EXPECT_FALSE(tile_by_bands(Problem{}, Deadline::after_seconds(1)).has_value()); }

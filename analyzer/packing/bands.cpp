@@ -43,8 +43,9 @@ class BandSplitter {
   explicit BandSplitter(const Problem& problem)
       : problem_(problem), parent_(problem.items.size()), stamp_(problem.items.size(), 0) {}
 
-  // Returns the blocks that split no further.
-  std::vector<Block> split(std::vector<Bytes>& offsets) {
+  // Returns the blocks that split no further, or none at the deadline (a cut tree as deep as the
+  // instance is large, one item peeled off at each level, costs O(items^2)).
+  std::optional<std::vector<Block>> split(std::vector<Bytes>& offsets, Deadline deadline) {
     Block all{std::vector<std::uint32_t>(problem_.items.size()), std::numeric_limits<Time>::max(),
               std::numeric_limits<Time>::min(), 0};
     std::iota(all.items.begin(), all.items.end(), 0U);
@@ -55,6 +56,7 @@ class BandSplitter {
     std::vector<Block> todo = {std::move(all)};
     std::vector<Block> left;
     while (!todo.empty()) {
+      if (deadline.passed()) return std::nullopt;  // a clock read per block: far less than its work
       Block block = std::move(todo.back());
       todo.pop_back();
       if (block.items.size() == 1) {
@@ -207,7 +209,9 @@ std::optional<std::vector<Bytes>> tile_block(const Problem& block, Deadline dead
 
 std::optional<std::vector<Bytes>> tile(const Problem& problem, Deadline deadline, int folds_left) {
   std::vector<Bytes> offsets(problem.items.size(), kUnplaced);
-  std::vector<Block> blocks = BandSplitter(problem).split(offsets);
+  std::optional<std::vector<Block>> split = BandSplitter(problem).split(offsets, deadline);
+  if (!split) return std::nullopt;
+  std::vector<Block>& blocks = *split;
   std::size_t left = 0;
   for (const Block& block : blocks) left += block.items.size();
   // Smallest first: one block that cannot be tiled ends the attempt, and small ones fail fast.

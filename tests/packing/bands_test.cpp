@@ -76,6 +76,29 @@ TEST(PackingBands, TilesSomeInstancesThatAreNotGuillotineCuts) {
   }
 }
 
+// A cut tree as deep as the instance: strip k (1 byte high, over [0, n - k)) is cut off the
+// rectangle left, then column k (over [n - k - 1, n - k), as high as what is left above the strip),
+// and so on. Each level splits one item off, so the split costs O(items^2): it is tiled when small,
+// and when large it stops at the deadline instead of taking minutes.
+PerfectInstance peeled(Time n) {
+  PerfectInstance instance;
+  for (Time k = 0; k < n; ++k) {
+    instance.problem.items.push_back(Item{"strip", 1, 1, {{0, n - k}}});
+    if (n - k - 1 > 0) instance.problem.items.push_back(Item{"column", n - k - 1, 1, {{n - k - 1, n - k}}});
+  }
+  instance.optimum = n;
+  return instance;
+}
+
+TEST(PackingBands, SplitsADeepCutTreeOrStopsAtTheDeadline) {
+  const PerfectInstance small = peeled(300);
+  expect_perfect(small, tile_by_bands(small.problem, Deadline::never()));
+  const PerfectInstance large = peeled(100'000);
+  const auto started = Deadline::Clock::now();
+  EXPECT_FALSE(tile_by_bands(large.problem, Deadline::after_seconds(0.2)).has_value());
+  EXPECT_LT(Deadline::seconds_since(started), 5.0);
+}
+
 TEST(PackingBands, NothingForNoItems) { EXPECT_FALSE(tile_by_bands(Problem{}, Deadline::after_seconds(1)).has_value()); }
 
 }  // namespace

@@ -5,7 +5,8 @@
 // alike. When no two such groups overlap, they are taken for the holes. That is a guess: right
 // when sizes are large and varied (equal sums by coincidence are then rare), wrong when they are
 // small (two holes of 5 bytes refilled by 2 + 3 and by 4 + 1 look like four holes if a 2 + 3 and a
-// 4 + 1 end there too). So it only steers an attempt (item_merging.h), never rules a packing out.
+// 4 + 1 end there too). So it only steers attempts (item_merging.h, bands.h), never rules a
+// packing out.
 #pragma once
 
 #include <cstdint>
@@ -37,7 +38,8 @@ enum class Ambiguity { unknown, first_found };
 
 // The holes that the sizes of the items ending and starting at one time imply; none when they are
 // unknown: either side empty or larger than kMaxHoleSide, the totals different, the smallest groups
-// overlapping (ambiguous), or too many groups of equal sums to compare.
+// overlapping (ambiguous), or too many groups of equal sums to compare (with Ambiguity::first_found,
+// these last two give a guess instead).
 std::optional<HoleSplit> split_into_holes(std::span<const Bytes> ending, std::span<const Bytes> starting,
                                           Ambiguity ambiguity = Ambiguity::unknown);
 

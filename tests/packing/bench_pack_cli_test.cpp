@@ -1,6 +1,6 @@
 // `tidepool bench pack` end to end: --json on a small CSV file with a known optimum, the table on
-// generated instances, --generate writing an instance with the perfect packing it came from, and
-// bad input refused with one line and a non-zero exit.
+// generated instances, --generate writing an instance with the perfect packing it came from, the
+// held-out generator's files, and bad input refused with one line and a non-zero exit.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -15,6 +15,7 @@
 #include "analyzer/packing/generator.h"
 #include "analyzer/packing/solver.h"
 #include "tests/support/files.h"
+#include "tests/support/subprocess.h"
 #include "tests/support/tidepool_cli.h"
 
 namespace tidepool::packing {
@@ -77,15 +78,9 @@ TEST_F(BenchPackCommand, PrintsATableForGeneratedInstances) {
   for (const std::string& row : {perfect, refill}) EXPECT_NE(row.find(" yes"), std::string::npos) << row;
 }
 
-// The generated file reads back as the same instance, and its offset column is a packing at the
-// lower bound (readers ignore it; here it is parsed by hand).
-TEST_F(BenchPackCommand, GenerateWritesTheInstanceWithItsPerfectPacking) {
-  const std::string file = (dir_.path() / "refill.csv").string();
-  const ProcessOutput run = tidepool({"--generate", "refill:300:1", "-o", file});
-  ASSERT_EQ(run.exit_code, 0) << run.err;
-  EXPECT_NE(run.err.find("optimum height 4294967296"), std::string::npos) << run.err;
-  const Problem problem = read_csv(file);
-  EXPECT_EQ(problem.items.size(), generate_refill(300, 1).problem.items.size());
+// The offset column of a CSV file (readers ignore it; here it is parsed by hand) is a packing of
+// `problem` at the lower bound.
+void expect_offset_column_packs_at_the_bound(const std::string& file, const Problem& problem) {
   std::istringstream text(test_support::read_file(file));
   std::string line;
   std::getline(text, line);
@@ -96,6 +91,34 @@ TEST_F(BenchPackCommand, GenerateWritesTheInstanceWithItsPerfectPacking) {
   const Verdict verdict = check(problem, {offsets, height_of(problem, offsets)});
   EXPECT_TRUE(verdict.valid) << verdict.reason;
   EXPECT_EQ(height_of(problem, offsets), lower_bound(problem));
+}
+
+// The generated file reads back as the same instance, with its perfect packing.
+TEST_F(BenchPackCommand, GenerateWritesTheInstanceWithItsPerfectPacking) {
+  const std::string file = (dir_.path() / "refill.csv").string();
+  const ProcessOutput run = tidepool({"--generate", "refill:300:1", "-o", file});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_NE(run.err.find("optimum height 4294967296"), std::string::npos) << run.err;
+  const Problem problem = read_csv(file);
+  EXPECT_EQ(problem.items.size(), generate_refill(300, 1).problem.items.size());
+  expect_offset_column_packs_at_the_bound(file, problem);
+}
+
+// The held-out generator (scripts/bench/cut_instances.py) writes cut instances with their perfect
+// packing, and bench pack reads them.
+TEST_F(BenchPackCommand, HeldOutGeneratorWritesCutInstancesWithTheirPerfectPacking) {
+  const std::string script = std::string(TIDEPOOL_SOURCE_DIR) + "/scripts/bench/cut_instances.py";
+  for (const std::string seed : {"1", "2", "5"}) {
+    const std::string file = (dir_.path() / ("cut-" + seed + ".csv")).string();
+    const ProcessOutput made = test_support::run_process({"/usr/bin/env", "python3", script, "300", seed, "-o", file},
+                                                         test_support::child_environment({}, {}), dir_.path());
+    ASSERT_EQ(made.exit_code, 0) << made.err;
+    const Problem problem = read_csv(file);
+    EXPECT_EQ(problem.items.size(), 300u);
+    expect_offset_column_packs_at_the_bound(file, problem);
+    const ProcessOutput packed = tidepool({"--algorithm", "best", "--time-limit", "2", file});
+    EXPECT_EQ(packed.exit_code, 0) << packed.err;
+  }
 }
 
 TEST_F(BenchPackCommand, RefusesBadInputWithOneLine) {

@@ -10,9 +10,11 @@ namespace tidepool::packing {
 class Deadline {
  public:
   using Clock = std::chrono::steady_clock;
+  // Saturates: as long as or longer than the clock can count is never (a share of never().seconds_left(), say).
   static Deadline after_seconds(double seconds) {
-    return Deadline(Clock::now() + std::chrono::duration_cast<Clock::duration>(
-                                       std::chrono::duration<double>(seconds)));
+    const Clock::time_point now = Clock::now();
+    if (seconds >= std::chrono::duration<double>(Clock::time_point::max() - now).count()) return never();
+    return Deadline(now + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds)));
   }
   // A deadline that never passes, for solvers run to the end.
   static Deadline never() { return Deadline(Clock::time_point::max()); }

@@ -1,6 +1,7 @@
 // Anytime behaviour at the deadline: the greedy placement rules stop and leave kUnplaced, the
 // completion places the rest above without moving anything, the reserve per unreached item, and
-// `best` returning a valid packing when its time is already up.
+// `best` returning a valid packing when its time is already up; deadlines beyond what the clock
+// counts.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -36,6 +37,17 @@ Problem random_problem(std::uint64_t seed, int count) {
 }
 
 Deadline already_passed() { return Deadline::after_seconds(-1); }
+
+// A share of a deadline that never passes never passes either, rather than overflowing the clock.
+TEST(PackingDeadline, AfterMoreSecondsThanTheClockCountsIsNever) {
+  const double forever = Deadline::never().seconds_left();
+  for (const double seconds : {forever, forever / 3, 1e300}) {
+    const Deadline deadline = Deadline::after_seconds(seconds);
+    EXPECT_FALSE(deadline.passed());
+    EXPECT_GT(deadline.seconds_left(), 1e9);
+  }
+  EXPECT_TRUE(Deadline::after_seconds(-1).passed());
+}
 
 TEST(PackingDeadline, ReservesTimePerUnreachedItem) {
   const Deadline far = Deadline::after_seconds(1000).reserving_per_item(1.0);

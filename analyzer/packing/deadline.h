@@ -10,9 +10,11 @@ namespace tidepool::packing {
 class Deadline {
  public:
   using Clock = std::chrono::steady_clock;
-  // Saturates: as long as or longer than the clock can count is never (a share of never().seconds_left(), say).
+  // Saturates: as long as or longer than the clock can count is never (a share of
+  // never().seconds_left(), say); none or less is now.
   static Deadline after_seconds(double seconds) {
     const Clock::time_point now = Clock::now();
+    if (!(seconds > 0)) return Deadline(now);
     if (seconds >= std::chrono::duration<double>(Clock::time_point::max() - now).count()) return never();
     return Deadline(now + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds)));
   }

@@ -38,7 +38,8 @@ Problem random_problem(std::uint64_t seed, int count) {
 
 Deadline already_passed() { return Deadline::after_seconds(-1); }
 
-// A share of a deadline that never passes never passes either, rather than overflowing the clock.
+// A share of a deadline that never passes never passes either, rather than overflowing the clock;
+// no time, or less, has passed already.
 TEST(PackingDeadline, AfterMoreSecondsThanTheClockCountsIsNever) {
   const double forever = Deadline::never().seconds_left();
   for (const double seconds : {forever, forever / 3, 1e300}) {
@@ -46,7 +47,7 @@ TEST(PackingDeadline, AfterMoreSecondsThanTheClockCountsIsNever) {
     EXPECT_FALSE(deadline.passed());
     EXPECT_GT(deadline.seconds_left(), 1e9);
   }
-  EXPECT_TRUE(Deadline::after_seconds(-1).passed());
+  for (const double seconds : {0.0, -1.0, -1e300}) EXPECT_TRUE(Deadline::after_seconds(seconds).passed());
 }
 
 TEST(PackingDeadline, ReservesTimePerUnreachedItem) {

@@ -253,14 +253,13 @@ std::optional<std::vector<Bytes>> tile_block(const Problem& block, Deadline dead
 
 }  // namespace
 
-std::optional<std::vector<Bytes>> tile_by_bands(const Problem& problem, Deadline deadline) {
-  if (problem.items.empty() || !has_no_slack(problem, Timeline(problem))) return std::nullopt;
+std::optional<std::vector<Bytes>> tile_by_bands(const Problem& problem, const Timeline& timeline, Deadline deadline) {
+  if (problem.items.empty() || !has_no_slack(problem, timeline)) return std::nullopt;
   std::optional<std::vector<Bytes>> offsets = tile(problem, deadline, kMaxFolds);
+  if (!offsets) return std::nullopt;
   // Bands hold their items by construction; the checker makes sure.
-  if (offsets && (!check(problem, {*offsets, height_of(problem, *offsets)}).valid ||
-                  height_of(problem, *offsets) != lower_bound(problem))) {
-    return std::nullopt;
-  }
+  const Bytes height = height_of(problem, *offsets);
+  if (height != timeline.peak() || !check(problem, {*offsets, height}).valid) return std::nullopt;
   return offsets;
 }
 

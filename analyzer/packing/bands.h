@@ -24,12 +24,13 @@
 
 #include "analyzer/packing/deadline.h"
 #include "analyzer/packing/problem.h"
+#include "analyzer/packing/timeline.h"
 
 namespace tidepool::packing {
 
 // A packing at the lower bound, or none when the attempt failed (a block was not tiled by
-// `deadline`, or the holes guessed made bands that do not fit). The problem must have no slack
-// (tiling_search.h: has_no_slack).
-std::optional<std::vector<Bytes>> tile_by_bands(const Problem& problem, Deadline deadline);
+// `deadline`, or the holes guessed made bands that do not fit) or the problem has slack
+// (tiling_search.h: has_no_slack). `timeline` is the problem's.
+std::optional<std::vector<Bytes>> tile_by_bands(const Problem& problem, const Timeline& timeline, Deadline deadline);
 
 }  // namespace tidepool::packing

@@ -169,7 +169,7 @@ class Portfolio {
   // Instances with no slack, split top-down into bands and pieces in time by their holes (bands.h):
   // guillotine cuts on any times, and some other patterns whose leftover blocks the search tiles.
   void run_bands() {
-    if (auto offsets = tile_by_bands(problem_, Deadline::after_seconds(kBandsShare * deadline_.seconds_left()))) {
+    if (auto offsets = tile_by_bands(problem_, timeline_, Deadline::after_seconds(kBandsShare * deadline_.seconds_left()))) {
       consider_found(std::move(*offsets));
     }
   }

@@ -9,9 +9,14 @@
 #include "analyzer/packing/checker.h"
 #include "analyzer/packing/generator.h"
 #include "analyzer/packing/problem.h"
+#include "analyzer/packing/timeline.h"
 
 namespace tidepool::packing {
 namespace {
+
+std::optional<std::vector<Bytes>> tiled_by_bands(const Problem& problem, Deadline deadline) {
+  return tile_by_bands(problem, Timeline(problem), deadline);
+}
 
 void expect_perfect(const PerfectInstance& instance, const std::optional<std::vector<Bytes>>& offsets) {
   ASSERT_TRUE(offsets.has_value());
@@ -23,7 +28,7 @@ void expect_perfect(const PerfectInstance& instance, const std::optional<std::ve
 TEST(PackingBands, TilesGuillotineCutsOnFineTimes) {
   for (const std::uint64_t seed : {1, 2}) {
     const PerfectInstance instance = generate_perfect(5000, seed);
-    expect_perfect(instance, tile_by_bands(instance.problem, Deadline::after_seconds(30)));
+    expect_perfect(instance, tiled_by_bands(instance.problem, Deadline::after_seconds(30)));
   }
 }
 
@@ -32,7 +37,7 @@ TEST(PackingBands, TilesGuillotineCutsOnFineTimes) {
 TEST(PackingBands, TilesGuillotineCutsOnCoarseTimes) {
   for (const std::uint64_t seed : {1, 2, 3}) {
     const PerfectInstance instance = generate_perfect(2000, seed, Bytes{1} << 32, 2000);
-    expect_perfect(instance, tile_by_bands(instance.problem, Deadline::after_seconds(30)));
+    expect_perfect(instance, tiled_by_bands(instance.problem, Deadline::after_seconds(30)));
   }
 }
 
@@ -45,7 +50,7 @@ TEST(PackingBands, SplitsIntoBandsAndPiecesInTime) {
   instance.problem.items = {item(4, 0, 2), item(1, 2, 4), item(3, 2, 4), item(6, 0, 1),
                             item(2, 1, 3), item(4, 1, 3), item(2, 3, 4), item(4, 3, 4)};
   instance.optimum = 10;
-  const std::optional<std::vector<Bytes>> offsets = tile_by_bands(instance.problem, Deadline::after_seconds(10));
+  const std::optional<std::vector<Bytes>> offsets = tiled_by_bands(instance.problem, Deadline::after_seconds(10));
   expect_perfect(instance, offsets);
   // The items cut from the band of 4 lie within it.
   const std::vector<Bytes>& at = *offsets;
@@ -60,7 +65,7 @@ TEST(PackingBands, CutsInTimeWhereNothingIsLive) {
   PerfectInstance instance;
   instance.problem.items = {Item{"a", 8, 1, {{0, 5}}}, Item{"b", 8, 1, {{7, 10}}}};
   instance.optimum = 8;
-  const std::optional<std::vector<Bytes>> offsets = tile_by_bands(instance.problem, Deadline::after_seconds(10));
+  const std::optional<std::vector<Bytes>> offsets = tiled_by_bands(instance.problem, Deadline::after_seconds(10));
   expect_perfect(instance, offsets);
   EXPECT_EQ(*offsets, (std::vector<Bytes>{0, 0}));
 }
@@ -71,12 +76,12 @@ TEST(PackingBands, CutsInTimeWhereNothingIsLive) {
 TEST(PackingBands, TilesSomeInstancesThatAreNotGuillotineCuts) {
   for (const std::uint64_t seed : {1, 2, 3}) {
     const PerfectInstance instance = generate_refill(200, seed);
-    expect_perfect(instance, tile_by_bands(instance.problem, Deadline::never()));
+    expect_perfect(instance, tiled_by_bands(instance.problem, Deadline::never()));
   }
   // (grown:200:1 is tiled too, after 0.8 s of search: left out, for the sanitizer pass.)
   for (const std::uint64_t seed : {2, 3}) {
     const PerfectInstance instance = generate_grown(200, seed);
-    expect_perfect(instance, tile_by_bands(instance.problem, Deadline::never()));
+    expect_perfect(instance, tiled_by_bands(instance.problem, Deadline::never()));
   }
 }
 
@@ -96,14 +101,14 @@ PerfectInstance peeled(Time n) {
 
 TEST(PackingBands, SplitsADeepCutTreeOrStopsAtTheDeadline) {
   const PerfectInstance small = peeled(300);
-  expect_perfect(small, tile_by_bands(small.problem, Deadline::never()));
+  expect_perfect(small, tiled_by_bands(small.problem, Deadline::never()));
   const PerfectInstance large = peeled(100'000);
   const auto started = Deadline::Clock::now();
-  EXPECT_FALSE(tile_by_bands(large.problem, Deadline::after_seconds(0.2)).has_value());
+  EXPECT_FALSE(tiled_by_bands(large.problem, Deadline::after_seconds(0.2)).has_value());
   EXPECT_LT(Deadline::seconds_since(started), 5.0);
 }
 
-TEST(PackingBands, NothingForNoItems) { EXPECT_FALSE(tile_by_bands(Problem{}, Deadline::after_seconds(1)).has_value()); }
+TEST(PackingBands, NothingForNoItems) { EXPECT_FALSE(tiled_by_bands(Problem{}, Deadline::after_seconds(1)).has_value()); }
 
 }  // namespace
 }  // namespace tidepool::packing

@@ -5,6 +5,8 @@
 #include "analyzer/packing/bands.h"
 
 #include <algorithm>
+#include <fstream>
+#include "analyzer/packing/csv.h"
 #include <limits>
 #include <numeric>
 #include <optional>
@@ -20,52 +22,79 @@
 namespace tidepool::packing {
 namespace {
 
-// A block left over is folded and split again at most this many times over, and only up to this
-// many items (folding is not stopped by deadlines: it takes up to 1 s at 50,000 items).
+// A block left over is folded and split again at most this many times over. Blocks are folded and
+// searched only up to kMaxBlockItems (folding is not stopped by deadlines: it takes up to 1 s at
+// 50,000 items; the search restarts locally from there on, and callers run their own on the whole).
 constexpr int kMaxFolds = 4;
-constexpr std::size_t kMaxFoldedItems = 50'000;
+constexpr std::size_t kMaxBlockItems = 50'000;
+// The shares of a block's time: each fold tried for a tiling (it fails fast or tiles within a few
+// tenths of a second on the instances it is for), the search when a packing is wanted in the end,
+// and each fold whose own blocks get packed; the block packer has the rest (about half). Chosen on
+// a tuning set of cut instances (scripts/bench/cut_instances.py 2000, seeds 16-30) and refill:2000:
+// a packer given too little time packs large blocks far higher (a 1,364-item block: 1.17x in
+// 0.4 s, 1.06x in 1.3 s).
+constexpr double kTilingFoldShare = 1.0 / 8;
+constexpr double kSearchShare = 1.0 / 8;
+constexpr double kPackedFoldShare = 1.0 / 4;
 constexpr std::int64_t kBlockNodesPerItem = 100 * kTilingNodesPerItem;
+
+// The split is a tree of blocks: a node's children are stacked (bands) or side by side (pieces in
+// time). A leaf's height is known once it is packed; the others' follow, then the bases.
+struct Node {
+  std::uint32_t parent = 0;  // the root is its own parent
+  bool stacked = false;
+  Bytes height = 0;
+  Bytes base = 0;
+};
 
 struct Block {
   std::vector<std::uint32_t> items;
   Time begin = 0;
   Time end = 0;
-  Bytes base = 0;
+  std::uint32_t node = 0;
   // What made the block, so that the same is not tried on it again: a cut in time (it is split
   // into bands next) or a split into bands (it is cut in time next).
   bool cut = false;
   bool banded = false;
 };
 
-// Splits the blocks of one problem; sets the offsets of the items that come apart.
+// What a split leaves: the tree, the items that came apart (item, its leaf) and the blocks that
+// did not.
+struct Split {
+  std::vector<Node> nodes;
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> single_items;
+  std::vector<Block> left;
+};
+
+// Splits the blocks of one problem.
 class BandSplitter {
  public:
   explicit BandSplitter(const Problem& problem)
       : problem_(problem), parent_(problem.items.size()), stamp_(problem.items.size(), 0) {}
 
-  // Returns the blocks that split no further, or none at the deadline (a cut tree as deep as the
+  // At the deadline, the blocks not split yet are left as they are (a cut tree as deep as the
   // instance is large, one item peeled off at each level, costs O(items^2)).
-  std::optional<std::vector<Block>> split(std::vector<Bytes>& offsets, Deadline deadline) {
+  Split split(Deadline deadline) {
     Block all{std::vector<std::uint32_t>(problem_.items.size()), std::numeric_limits<Time>::max(),
-              std::numeric_limits<Time>::min(), 0};
+              std::numeric_limits<Time>::min()};
     std::iota(all.items.begin(), all.items.end(), 0U);
     for (const std::uint32_t i : all.items) {
       all.begin = std::min(all.begin, start(i));
       all.end = std::max(all.end, end(i));
     }
+    split_.nodes = {Node{}};
     std::vector<Block> todo = {std::move(all)};
-    std::vector<Block> left;
     while (!todo.empty()) {
-      if (deadline.passed()) return std::nullopt;  // a clock read per block: far less than its work
       Block block = std::move(todo.back());
       todo.pop_back();
       if (block.items.size() == 1) {
-        offsets[block.items.front()] = block.base;
-      } else if ((block.cut || !cut_in_time(block, todo)) && (block.banded || !split_into_bands(block, todo))) {
-        left.push_back(std::move(block));
+        split_.single_items.emplace_back(block.items.front(), block.node);
+      } else if (deadline.passed() ||  // a clock read per block: far less than its work
+                 ((block.cut || !cut_in_time(block, todo)) && (block.banded || !split_into_bands(block, todo)))) {
+        split_.left.push_back(std::move(block));
       }
     }
-    return left;
+    return std::move(split_);
   }
 
  private:
@@ -127,13 +156,11 @@ class BandSplitter {
     for (const std::uint32_t i : block.items) by_part.emplace_back(find(i), i);
     std::ranges::sort(by_part);
     if (by_part.front().first == by_part.back().first) return false;
-    Bytes base = block.base;
+    split_.nodes[block.node].stacked = true;
     for (std::size_t k = 0; k < by_part.size();) {
-      Block band{{}, block.begin, block.end, base, false, true};
+      Block band{{}, block.begin, block.end, child_of(block.node), false, true};
       for (const std::uint32_t root = by_part[k].first; k < by_part.size() && by_part[k].first == root; ++k) {
-        const std::uint32_t i = by_part[k].second;
-        band.items.push_back(i);
-        if (start(i) == block.begin) base += problem_.items[i].size;  // the band's height
+        band.items.push_back(by_part[k].second);
       }
       todo.push_back(std::move(band));
     }
@@ -179,22 +206,31 @@ class BandSplitter {
   // Pieces of the block between times that no item is live across.
   bool cut_in_time(Block& block, std::vector<Block>& todo) {
     std::ranges::sort(block.items, {}, [&](std::uint32_t i) { return start(i); });
-    std::vector<Block> pieces = {Block{{}, block.begin, block.end, block.base, true}};
+    std::vector<Block> pieces = {Block{{}, block.begin, block.end, 0, true}};
     Time reach = block.begin;
     for (const std::uint32_t i : block.items) {
       if (start(i) >= reach && !pieces.back().items.empty()) {
         pieces.back().end = start(i);
-        pieces.push_back(Block{{}, start(i), block.end, block.base, true});
+        pieces.push_back(Block{{}, start(i), block.end, 0, true});
       }
       pieces.back().items.push_back(i);
       reach = std::max(reach, end(i));
     }
     if (pieces.size() == 1) return false;
-    for (Block& piece : pieces) todo.push_back(std::move(piece));
+    for (Block& piece : pieces) {
+      piece.node = child_of(block.node);
+      todo.push_back(std::move(piece));
+    }
     return true;
   }
 
+  std::uint32_t child_of(std::uint32_t node) {
+    split_.nodes.push_back(Node{node});
+    return static_cast<std::uint32_t>(split_.nodes.size() - 1);
+  }
+
   const Problem& problem_;
+  Split split_;
   std::vector<std::uint32_t> parent_;
   std::vector<std::uint32_t> stamp_;
   std::uint32_t generation_ = 0;
@@ -204,62 +240,130 @@ class BandSplitter {
   std::vector<Bytes> starting_;
 };
 
-// The offsets of a block's items from its base, or none.
-std::optional<std::vector<Bytes>> tile_block(const Problem& block, Deadline deadline, int folds_left);
+// A packing of a problem (or a block) from its base, and whether it is at the lower bound.
+struct Tiling {
+  std::vector<Bytes> offsets;
+  bool perfect = false;
+};
 
-std::optional<std::vector<Bytes>> tile(const Problem& problem, Deadline deadline, int folds_left) {
-  std::vector<Bytes> offsets(problem.items.size(), kUnplaced);
-  std::optional<std::vector<Block>> split = BandSplitter(problem).split(offsets, deadline);
-  if (!split) return std::nullopt;
-  std::vector<Block>& blocks = *split;
-  std::size_t left = 0;
-  for (const Block& block : blocks) left += block.items.size();
-  // Smallest first: one block that cannot be tiled ends the attempt, and small ones fail fast.
-  std::ranges::sort(blocks, {}, [](const Block& block) { return block.items.size(); });
-  for (const Block& block : blocks) {
-    Problem part;
-    part.items.reserve(block.items.size());
-    for (const std::uint32_t i : block.items) part.items.push_back(problem.items[i]);
-    const double share = static_cast<double>(block.items.size()) / static_cast<double>(left);
-    const std::optional<std::vector<Bytes>> tiled = tile_block(part, Deadline::after_seconds(share * deadline.seconds_left()), folds_left);
-    if (!tiled) return std::nullopt;
-    left -= block.items.size();
-    for (std::size_t k = 0; k < block.items.size(); ++k) offsets[block.items[k]] = block.base + (*tiled)[k];
+// Nodes' heights from their leaves', then bases from the root down (children come after their
+// parent in `nodes`).
+void place_nodes(std::vector<Node>& nodes) {
+  for (std::size_t k = nodes.size() - 1; k > 0; --k) {
+    Node& parent = nodes[nodes[k].parent];
+    parent.height = parent.stacked ? parent.height + nodes[k].height : std::max(parent.height, nodes[k].height);
   }
-  return offsets;
+  std::vector<Bytes> next_base(nodes.size(), 0);
+  for (std::size_t k = 1; k < nodes.size(); ++k) {
+    const std::uint32_t parent = nodes[k].parent;
+    nodes[k].base = nodes[parent].base + next_base[parent];
+    if (nodes[parent].stacked) next_base[parent] += nodes[k].height;
+  }
 }
 
-std::optional<std::vector<Bytes>> tile_block(const Problem& block, Deadline deadline, int folds_left) {
-  const Timeline timeline(block);
-  if (!has_no_slack(block, timeline)) return std::nullopt;  // bands of a wrong guess
-  if (folds_left > 0 && block.items.size() <= kMaxFoldedItems) {
-    // Folded, a block's items are fewer and larger: sums tell holes apart better, and cuts in time
-    // appear where stacks now end together. Stacking unless holes differ first, then within holes
-    // (item_merging.h: each folds some instances right that the other does not).
-    for (const auto stacking : {MergedProblem::Stacking::unless_holes_differ, MergedProblem::Stacking::within_holes}) {
-      const MergedProblem folded(block, stacking);
-      if (folded.problem().items.size() == block.items.size()) continue;
-      const Deadline share = Deadline::after_seconds(deadline.seconds_left() / 3);
-      if (const auto tiled = tile(folded.problem(), share, folds_left - 1)) return folded.expand(*tiled);
+class Tiler {
+ public:
+  explicit Tiler(const BlockPacker& pack_block) : pack_block_(pack_block) {}
+
+  // With `pack`, the blocks that are not tiled are packed (and the packing may be above the lower
+  // bound); without, none as soon as one is not tiled.
+  std::optional<Tiling> tile(const Problem& problem, Deadline deadline, int folds_left, bool pack) const {
+    Split split = BandSplitter(problem).split(deadline);
+    std::vector<Node>& nodes = split.nodes;
+    for (const auto& [item, leaf] : split.single_items) nodes[leaf].height = problem.items[item].size;
+    std::size_t left = 0;
+    for (const Block& block : split.left) left += block.items.size();
+    // Nothing came apart and the block is too large to fold or search: packing it is the caller's.
+    if (split.left.size() == 1 && left == problem.items.size() && left > kMaxBlockItems) return std::nullopt;
+    // Smallest first: they take little time, and the large ones then share what is left.
+    std::ranges::sort(split.left, {}, [](const Block& block) { return block.items.size(); });
+    std::vector<std::vector<Bytes>> packed;
+    packed.reserve(split.left.size());
+    bool perfect = true;
+    for (const Block& block : split.left) {
+      Problem part;
+      part.items.reserve(block.items.size());
+      for (const std::uint32_t i : block.items) part.items.push_back(problem.items[i]);
+      const double share = static_cast<double>(block.items.size()) / static_cast<double>(left);
+      std::optional<Tiling> tiled = tile_block(part, Deadline::after_seconds(share * deadline.seconds_left()), folds_left, pack);
+      if (!tiled) return std::nullopt;
+      left -= block.items.size();
+      perfect = perfect && tiled->perfect;
+      nodes[block.node].height = height_of(part, tiled->offsets);
+      packed.push_back(std::move(tiled->offsets));
     }
+    place_nodes(nodes);
+    std::vector<Bytes> offsets(problem.items.size(), kUnplaced);
+    for (const auto& [item, leaf] : split.single_items) offsets[item] = nodes[leaf].base;
+    for (std::size_t b = 0; b < split.left.size(); ++b) {
+      const Block& block = split.left[b];
+      for (std::size_t k = 0; k < block.items.size(); ++k) offsets[block.items[k]] = nodes[block.node].base + packed[b][k];
+    }
+    return Tiling{std::move(offsets), perfect};
   }
-  // The block's share of the time stops the search, or a node budget far above the one callers
-  // usually give (refill:2000:3 had a block tiled only with 100 times as many nodes).
-  const std::int64_t budget = kBlockNodesPerItem * static_cast<std::int64_t>(block.items.size());
-  const TilingResult tiled = search_tiling(block, timeline, budget, deadline, deadline);
-  if (!tiled.perfect) return std::nullopt;
-  return tiled.offsets;
-}
+
+ private:
+  // A block folded and split again, or searched, if that tiles it. Else, with `pack`, the lowest
+  // packing of the search's, the folds' with their blocks packed, and the block packer's.
+  std::optional<Tiling> tile_block(const Problem& block, Deadline deadline, int folds_left, bool pack) const {
+    const Timeline timeline(block);
+    const bool no_slack = has_no_slack(block, timeline);
+    std::vector<MergedProblem> folds;
+    std::optional<Tiling> lowest;
+    const auto keep = [&](Tiling tiling) {
+      if (!lowest || height_of(block, tiling.offsets) < height_of(block, lowest->offsets)) lowest = std::move(tiling);
+    };
+    if (no_slack && block.items.size() <= kMaxBlockItems) {
+      if (folds_left > 0) {
+        // Folded, a block's items are fewer and larger: sums tell holes apart better, and cuts in
+        // time appear where stacks now end together. Stacking unless holes differ first, then
+        // within holes (item_merging.h: each folds some instances right that the other does not).
+        for (const auto stacking : {MergedProblem::Stacking::unless_holes_differ, MergedProblem::Stacking::within_holes}) {
+          MergedProblem folded(block, stacking);
+          if (folded.problem().items.size() == block.items.size()) continue;
+          const Deadline share = Deadline::after_seconds(kTilingFoldShare * deadline.seconds_left());
+          if (const auto tiled = tile(folded.problem(), share, folds_left - 1, false)) {
+            return Tiling{folded.expand(tiled->offsets), true};
+          }
+          folds.push_back(std::move(folded));
+        }
+      }
+      // A node budget far above the one callers usually give (refill:2000:3 had a block tiled only
+      // with 100 times as many nodes).
+      const std::int64_t budget = kBlockNodesPerItem * static_cast<std::int64_t>(block.items.size());
+      const Deadline search = pack ? Deadline::after_seconds(kSearchShare * deadline.seconds_left()) : deadline;
+      TilingResult searched = search_tiling(block, timeline, budget, search, search);
+      if (searched.perfect) return Tiling{std::move(searched.offsets), true};
+      keep({std::move(searched.offsets), false});
+    }
+    if (!pack) return std::nullopt;
+    for (const MergedProblem& folded : folds) {
+      const Deadline share = Deadline::after_seconds(kPackedFoldShare * deadline.seconds_left());
+      if (std::optional<Tiling> tiled = tile(folded.problem(), share, folds_left - 1, true)) {
+        tiled->offsets = folded.expand(tiled->offsets);
+        if (tiled->perfect) return tiled;
+        keep(std::move(*tiled));
+      }
+    }
+    std::vector<Bytes> offsets = pack_block_(block, deadline);
+    const bool perfect = no_slack && height_of(block, offsets) == timeline.peak();
+    keep({std::move(offsets), perfect});
+    return lowest;
+  }
+
+  const BlockPacker& pack_block_;
+};
 
 }  // namespace
 
-std::optional<std::vector<Bytes>> tile_by_bands(const Problem& problem, const Timeline& timeline, Deadline deadline) {
+std::optional<std::vector<Bytes>> tile_by_bands(const Problem& problem, const Timeline& timeline, Deadline deadline,
+                                                const BlockPacker& pack_block) {
   if (problem.items.empty() || !has_no_slack(problem, timeline)) return std::nullopt;
-  std::optional<std::vector<Bytes>> offsets = tile(problem, deadline, kMaxFolds);
-  if (!offsets) return std::nullopt;
+  std::optional<Tiling> tiled = Tiler(pack_block).tile(problem, deadline, kMaxFolds, true);
+  if (!tiled) return std::nullopt;
+  std::vector<Bytes>& offsets = tiled->offsets;
   // Bands hold their items by construction; the checker makes sure.
-  const Bytes height = height_of(problem, *offsets);
-  if (height != timeline.peak() || !check(problem, {*offsets, height}).valid) return std::nullopt;
+  if (!check(problem, {offsets, height_of(problem, offsets)}).valid) return std::nullopt;
   return offsets;
 }
 

@@ -15,10 +15,15 @@
 // bands, still sound). What does not come apart (a block that is one part and has no time to cut
 // at: a non-guillotine pattern, or holes guessed too coarse) is folded (item_merging.h, stacking
 // with regard to holes: larger items, whose sums tell holes apart better) and split again, or goes
-// to the tiling search. A wrong guess shows as a block that nothing tiles, and the attempt fails:
-// what it returns is always a packing at the lower bound.
+// to the tiling search. A block that none of these tiles (a wrong guess shows as one) is packed as
+// low as the caller's block packer can, the folds with their own blocks packed too, whichever is
+// lower; a block packed above its height raises only the bands stacked over it, in its own time
+// range. So the attempt always ends in a packing, at the lower bound when every block was tiled,
+// and otherwise usually far closer to it than any packing of the whole instance at once: a block
+// is smaller, and most of the instance lies in the bands around it.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <vector>
 
@@ -28,9 +33,15 @@
 
 namespace tidepool::packing {
 
-// A packing at the lower bound, or none when the attempt failed (a block was not tiled by
-// `deadline`, or the holes guessed made bands that do not fit) or the problem has slack
-// (tiling_search.h: has_no_slack). `timeline` is the problem's.
-std::optional<std::vector<Bytes>> tile_by_bands(const Problem& problem, const Timeline& timeline, Deadline deadline);
+// Packs a block that did not come apart (complete offsets from its base, as low as it can by
+// `deadline`; the block may have slack when the holes were guessed wrongly).
+using BlockPacker = std::function<std::vector<Bytes>(const Problem& block, Deadline deadline)>;
+
+// A packing: at the lower bound when every block came apart or was packed at its own; else the
+// blocks packed above their share raise the bands stacked over them. None when the problem has
+// slack (tiling_search.h: has_no_slack). `timeline` is the problem's. Splitting stops at
+// `deadline`; the packer gets each block's share of the time left.
+std::optional<std::vector<Bytes>> tile_by_bands(const Problem& problem, const Timeline& timeline, Deadline deadline,
+                                                const BlockPacker& pack_block);
 
 }  // namespace tidepool::packing

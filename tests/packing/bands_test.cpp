@@ -1,5 +1,6 @@
 // Tiling by bands (bands.h): instances cut by guillotine cuts come apart into single items, on fine
-// and on coarse times; whatever it returns is a valid packing at the lower bound.
+// and on coarse times; blocks that do not come apart go to the block packer, and a block packed
+// above its height raises the bands over it; whatever it returns is a valid packing.
 #include <gtest/gtest.h>
 
 #include <optional>
@@ -7,15 +8,27 @@
 
 #include "analyzer/packing/bands.h"
 #include "analyzer/packing/checker.h"
+#include "analyzer/packing/completion.h"
 #include "analyzer/packing/generator.h"
 #include "analyzer/packing/problem.h"
+#include "analyzer/packing/tiling_search.h"
 #include "analyzer/packing/timeline.h"
 
 namespace tidepool::packing {
 namespace {
 
-std::optional<std::vector<Bytes>> tiled_by_bands(const Problem& problem, Deadline deadline) {
-  return tile_by_bands(problem, Timeline(problem), deadline);
+// Blocks that do not come apart go to the tiling search, with a node budget (not a deadline), so
+// that the outcomes do not depend on the machine.
+std::vector<Bytes> search_block(const Problem& block, Deadline deadline) {
+  const std::int64_t budget = 100 * kTilingNodesPerItem * static_cast<std::int64_t>(block.items.size());
+  const Timeline timeline(block);
+  if (!has_no_slack(block, timeline)) return completed(block, std::vector<Bytes>(block.items.size(), kUnplaced)).offsets;
+  return search_tiling(block, timeline, budget, deadline, deadline).offsets;
+}
+
+std::optional<std::vector<Bytes>> tiled_by_bands(const Problem& problem, Deadline deadline,
+                                                 const BlockPacker& pack_block = search_block) {
+  return tile_by_bands(problem, Timeline(problem), deadline, pack_block);
 }
 
 void expect_perfect(const PerfectInstance& instance, const std::optional<std::vector<Bytes>>& offsets) {
@@ -99,13 +112,51 @@ PerfectInstance peeled(Time n) {
   return instance;
 }
 
+// When large, what is left at the deadline goes to the block packer as it is: the packing is valid,
+// if not at the optimum. A packer that stacks a block's items one on another (far above the
+// block's height) shows that a block packed higher raises what lies over it, and only that.
 TEST(PackingBands, SplitsADeepCutTreeOrStopsAtTheDeadline) {
   const PerfectInstance small = peeled(300);
   expect_perfect(small, tiled_by_bands(small.problem, Deadline::never()));
   const PerfectInstance large = peeled(100'000);
-  const auto started = Deadline::Clock::now();
-  EXPECT_FALSE(tiled_by_bands(large.problem, Deadline::after_seconds(0.2)).has_value());
-  EXPECT_LT(Deadline::seconds_since(started), 5.0);
+  std::size_t blocks = 0;
+  const BlockPacker stacked = [&](const Problem& block, Deadline) {
+    ++blocks;
+    std::vector<Bytes> offsets;
+    Bytes top = 0;
+    for (const Item& item : block.items) {
+      offsets.push_back(top);
+      top += item.size;
+    }
+    return offsets;
+  };
+  for (const BlockPacker& pack_block : {BlockPacker(search_block), stacked}) {
+    const auto started = Deadline::Clock::now();
+    const std::optional<std::vector<Bytes>> offsets = tiled_by_bands(large.problem, Deadline::after_seconds(0.2), pack_block);
+    EXPECT_LT(Deadline::seconds_since(started), 5.0);
+    ASSERT_TRUE(offsets.has_value());
+    const Bytes height = height_of(large.problem, *offsets);
+    EXPECT_GE(height, large.optimum);
+    const Verdict verdict = check(large.problem, {*offsets, height});
+    EXPECT_TRUE(verdict.valid) << verdict.reason;
+  }
+  EXPECT_EQ(blocks, 1U);
+}
+
+// A pinwheel (five items around a centre, 3 bytes over [0, 3): no cut in time, one part) under a
+// band of 5 bytes, and beside them in time an item of 8 bytes over [3, 5). The pinwheel does not
+// come apart, and the tiling search tiles it: the block packer is not needed.
+TEST(PackingBands, TilesABlockThatDoesNotComeApart) {
+  const auto item = [](Bytes size, Time lower, Time upper) { return Item{"x", size, 1, {{lower, upper}}}; };
+  PerfectInstance instance;
+  instance.problem.items = {item(1, 0, 2), item(2, 2, 3), item(1, 1, 3), item(2, 0, 1), item(1, 1, 2),
+                            item(5, 0, 3), item(8, 3, 5)};
+  instance.optimum = 8;
+  const BlockPacker unused = [](const Problem& block, Deadline) {
+    ADD_FAILURE() << "a block of " << block.items.size() << " items was not tiled";
+    return std::vector<Bytes>(block.items.size(), 0);
+  };
+  expect_perfect(instance, tiled_by_bands(instance.problem, Deadline::never(), unused));
 }
 
 TEST(PackingBands, NothingForNoItems) { EXPECT_FALSE(tiled_by_bands(Problem{}, Deadline::after_seconds(1)).has_value()); }

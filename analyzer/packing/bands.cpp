@@ -1,12 +1,11 @@
 // Tiling by bands (see bands.h): blocks cut in time and split into bands (connected parts, by
 // union-find over the items, joined hole by hole at each time inside the block), until blocks are
 // single items or split no further; those are folded (item_merging.h) and split again, or go to
-// the tiling search.
+// the tiling search, and what none of these tiles is packed. The split is kept as a tree, so that
+// a block packed higher moves up what is stacked over it.
 #include "analyzer/packing/bands.h"
 
 #include <algorithm>
-#include <fstream>
-#include "analyzer/packing/csv.h"
 #include <limits>
 #include <numeric>
 #include <optional>

@@ -16,11 +16,11 @@
 // at: a non-guillotine pattern, or holes guessed too coarse) is folded (item_merging.h, stacking
 // with regard to holes: larger items, whose sums tell holes apart better) and split again, or goes
 // to the tiling search. A block that none of these tiles (a wrong guess shows as one) is packed as
-// low as the caller's block packer can, the folds with their own blocks packed too, whichever is
-// lower; a block packed above its height raises only the bands stacked over it, in its own time
-// range. So the attempt always ends in a packing, at the lower bound when every block was tiled,
-// and otherwise usually far closer to it than any packing of the whole instance at once: a block
-// is smaller, and most of the instance lies in the bands around it.
+// low as the caller's block packer, the folds with their own blocks packed, or the search's
+// completion get it; a block packed above its height raises only the bands stacked over it, in
+// its own time range. So the attempt ends in a packing, at the lower bound when every block was
+// tiled, and otherwise usually far closer to it than a packing of the whole instance at once: a
+// block is smaller, and most of the instance lies in the bands around it.
 #pragma once
 
 #include <functional>
@@ -37,10 +37,12 @@ namespace tidepool::packing {
 // `deadline`; the block may have slack when the holes were guessed wrongly).
 using BlockPacker = std::function<std::vector<Bytes>(const Problem& block, Deadline deadline)>;
 
-// A packing: at the lower bound when every block came apart or was packed at its own; else the
-// blocks packed above their share raise the bands stacked over them. None when the problem has
-// slack (tiling_search.h: has_no_slack). `timeline` is the problem's. Splitting stops at
-// `deadline`; the packer gets each block's share of the time left.
+// A packing: at the lower bound when every block came apart or was tiled (or packed at its own
+// height); else the blocks packed higher raise the bands stacked over them. None when the problem
+// has slack (tiling_search.h: has_no_slack), when nothing came apart of one too large to fold
+// (over 50,000 items: packing it whole is the caller's own job), or, with alignments, when bands
+// stacked at sums of sizes are misaligned (the checker's verdict). `timeline` is the problem's.
+// Splitting stops at `deadline`; the rest of the time is shared among the blocks left.
 std::optional<std::vector<Bytes>> tile_by_bands(const Problem& problem, const Timeline& timeline, Deadline deadline,
                                                 const BlockPacker& pack_block);
 

@@ -312,7 +312,9 @@ class Tiler {
     const auto keep = [&](Tiling tiling) {
       if (!lowest || height_of(block, tiling.offsets) < height_of(block, lowest->offsets)) lowest = std::move(tiling);
     };
-    if (no_slack && block.items.size() <= kMaxBlockItems) {
+    // Past the deadline (the split stopped there), straight to the packer: folding is not stopped
+    // by deadlines.
+    if (no_slack && block.items.size() <= kMaxBlockItems && !deadline.passed()) {
       if (folds_left > 0) {
         // Folded, a block's items are fewer and larger: sums tell holes apart better, and cuts in
         // time appear where stacks now end together. Stacking unless holes differ first, then

@@ -100,25 +100,32 @@ TEST(PackingBands, TilesSomeInstancesThatAreNotGuillotineCuts) {
 
 // A cut tree as deep as the instance: strip k (1 byte high, over [0, n - k)) is cut off the
 // rectangle left, then column k (over [n - k - 1, n - k), as high as what is left above the strip),
-// and so on. Each level splits one item off, so the split costs O(items^2): it is tiled when small,
-// and when large it stops at the deadline instead of taking minutes.
-PerfectInstance peeled(Time n) {
+// and so on, `copies` times one after another in time. Each level splits one item off, so the split
+// costs O(items^2): it is tiled when small, and when large it stops at the deadline instead of
+// taking minutes.
+PerfectInstance peeled(Time n, Time copies = 1) {
   PerfectInstance instance;
-  for (Time k = 0; k < n; ++k) {
-    instance.problem.items.push_back(Item{"strip", 1, 1, {{0, n - k}}});
-    if (n - k - 1 > 0) instance.problem.items.push_back(Item{"column", n - k - 1, 1, {{n - k - 1, n - k}}});
+  for (Time copy = 0; copy < copies; ++copy) {
+    const Time t0 = copy * n;
+    for (Time k = 0; k < n; ++k) {
+      instance.problem.items.push_back(Item{"strip", 1, 1, {{t0, t0 + n - k}}});
+      if (n - k - 1 > 0) instance.problem.items.push_back(Item{"column", n - k - 1, 1, {{t0 + n - k - 1, t0 + n - k}}});
+    }
   }
   instance.optimum = n;
   return instance;
 }
 
 // When large, what is left at the deadline goes to the block packer as it is: the packing is valid,
-// if not at the optimum. A packer that stacks a block's items one on another (far above the
-// block's height) shows that a block packed higher raises what lies over it, and only that.
+// if not at the optimum. (Two copies side by side in time: the first cut, in time, is cheap, so
+// blocks are left even where the deadline passes during the next level, as it can under a
+// sanitizer; with nothing split, an instance this large would be left to the caller whole.) A
+// packer that stacks a block's items one on another (far above the block's height) shows that a
+// block packed higher raises what lies over it, and only that.
 TEST(PackingBands, SplitsADeepCutTreeOrStopsAtTheDeadline) {
   const PerfectInstance small = peeled(300);
   expect_perfect(small, tiled_by_bands(small.problem, Deadline::never()));
-  const PerfectInstance large = peeled(100'000);
+  const PerfectInstance large = peeled(10'000, 2);
   std::size_t blocks = 0;
   const BlockPacker stacked = [&](const Problem& block, Deadline) {
     ++blocks;
@@ -130,9 +137,10 @@ TEST(PackingBands, SplitsADeepCutTreeOrStopsAtTheDeadline) {
     }
     return offsets;
   };
+  const Timeline timeline(large.problem);  // before the deadline starts: slow under a sanitizer
   for (const BlockPacker& pack_block : {BlockPacker(search_block), stacked}) {
     const auto started = Deadline::Clock::now();
-    const std::optional<std::vector<Bytes>> offsets = tiled_by_bands(large.problem, Deadline::after_seconds(0.2), pack_block);
+    const std::optional<std::vector<Bytes>> offsets = tile_by_bands(large.problem, timeline, Deadline::after_seconds(0.5), pack_block);
     EXPECT_LT(Deadline::seconds_since(started), 5.0);
     ASSERT_TRUE(offsets.has_value());
     const Bytes height = height_of(large.problem, *offsets);
@@ -140,7 +148,7 @@ TEST(PackingBands, SplitsADeepCutTreeOrStopsAtTheDeadline) {
     const Verdict verdict = check(large.problem, {*offsets, height});
     EXPECT_TRUE(verdict.valid) << verdict.reason;
   }
-  EXPECT_EQ(blocks, 1U);
+  EXPECT_GE(blocks, 1U);
 }
 
 // A pinwheel (five items around a centre, 3 bytes over [0, 3): no cut in time, one part) under a

@@ -10,7 +10,8 @@
 // forwards from its left end, both depth-first over sections, longest items first, giving up
 // optimistically after 2,000 and 30,000 item visits; the sections a failed forward search reached
 // are remembered as dead ends for the next search to the same end at the same floor. Items equal
-// in start, end, size and alignment are tried once per node.
+// in start, end, size and alignment are tried once per node, and items of one interval stacked
+// directly one on another (which can swap) in one order only.
 // A search that went wrong early rarely recovers, so it restarts with a doubled node budget (from
 // 2,000) and the shapes of each start in a new random order (deterministic for the instance); from
 // 50,000 items on it restarts locally instead, from a checkpoint behind the deepest point reached

@@ -107,6 +107,33 @@ TEST(PackingTilingSearch, ProvesLargeInstancesInfeasibleWithLocalRestarts) {
   EXPECT_EQ(checked_packing(problem, result).height, 896);
 }
 
+// Ten items of one interval (sizes 1..8 and two of size 1 that need offset 0: alignment 64, and
+// the column is 38 bytes high) fill their section exactly, but only one item can lie at 0. Stacks
+// of one interval are tried in one order only, so the search proves it in about as many nodes as
+// there are subsets of the stack, not permutations (10! orders; the budget is far below that).
+TEST(PackingTilingSearch, TriesEachStackOfOneIntervalInOneOrderOnly) {
+  Problem problem;
+  for (int size = 1; size <= 8; ++size) problem.items.push_back({"s" + std::to_string(size), size, 1, {{0, 2}}});
+  problem.items.push_back({"x", 1, 64, {{0, 2}}});
+  problem.items.push_back({"z", 1, 64, {{0, 2}}});
+  const Timeline timeline(problem);
+  ASSERT_TRUE(has_no_slack(problem, timeline));
+  const TilingResult result = search_tiling(problem, timeline, 1'000'000, Deadline::after_seconds(60), Deadline::never());
+  EXPECT_FALSE(result.perfect);
+  EXPECT_LT(result.nodes, 10'000);
+  checked_packing(problem, result);
+}
+
+// Items that keep their alignment only at some places in a stack are not reordered: the 64-aligned
+// item must lie at 0, under all the others of its interval (which come before it in the search's
+// order: larger, or of smaller alignment).
+TEST(PackingTilingSearch, StacksItemsOfOtherAlignmentsInAnyOrder) {
+  Problem problem;
+  for (int size = 1; size <= 8; ++size) problem.items.push_back({"s" + std::to_string(size), size, 1, {{0, 2}}});
+  problem.items.push_back({"x", 1, 64, {{0, 2}}});
+  expect_perfect(problem, 37);
+}
+
 TEST(PackingTilingSearch, AppliesOnlyWithoutSlack) {
   // Sections {a, b} (4 bytes) and {b, c} (3 bytes): slack in the second.
   const Problem slack{{{"a", 2, 1, {{0, 2}}}, {"b", 2, 1, {{0, 4}}}, {"c", 1, 1, {{3, 4}}}}};

@@ -314,7 +314,8 @@ class Tiler {
     };
     // Past the deadline (the split stopped there), straight to the packer: folding is not stopped
     // by deadlines.
-    if (no_slack && block.items.size() <= kMaxBlockItems && !deadline.passed()) {
+    const bool try_tiling = no_slack && block.items.size() <= kMaxBlockItems && !deadline.passed();
+    if (try_tiling) {
       if (folds_left > 0) {
         // Folded, a block's items are fewer and larger: sums tell holes apart better, and cuts in
         // time appear where stacks now end together. Stacking unless holes differ first, then
@@ -346,7 +347,7 @@ class Tiler {
         keep(std::move(*tiled));
       }
     }
-    std::vector<Bytes> offsets = pack_block_(block, deadline);
+    std::vector<Bytes> offsets = pack_block_(block, deadline, try_tiling);
     const bool perfect = no_slack && height_of(block, offsets) == timeline.peak();
     keep({std::move(offsets), perfect});
     return lowest;

@@ -34,8 +34,10 @@
 namespace tidepool::packing {
 
 // Packs a block that did not come apart (complete offsets from its base, as low as it can by
-// `deadline`; the block may have slack when the holes were guessed wrongly).
-using BlockPacker = std::function<std::vector<Bytes>(const Problem& block, Deadline deadline)>;
+// `deadline`; the block may have slack when the holes were guessed wrongly). `tiling_tried`: the
+// tiling search (and folds, while the fold depth allows) already failed on it, so the packer need
+// not try again; they are not tried past the split's deadline, nor on blocks of over 50,000 items.
+using BlockPacker = std::function<std::vector<Bytes>(const Problem& block, Deadline deadline, bool tiling_tried)>;
 
 // A packing: at the lower bound when every block came apart or was tiled (or packed at its own
 // height); else the blocks packed higher raise the bands stacked over them. None when the problem

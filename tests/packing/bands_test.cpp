@@ -19,7 +19,7 @@ namespace {
 
 // Blocks that do not come apart go to the tiling search, with a node budget (not a deadline), so
 // that the outcomes do not depend on the machine.
-std::vector<Bytes> search_block(const Problem& block, Deadline deadline) {
+std::vector<Bytes> search_block(const Problem& block, Deadline deadline, bool /*tiling_tried*/) {
   const std::int64_t budget = 100 * kTilingNodesPerItem * static_cast<std::int64_t>(block.items.size());
   const Timeline timeline(block);
   if (!has_no_slack(block, timeline)) return completed(block, std::vector<Bytes>(block.items.size(), kUnplaced)).offsets;
@@ -127,7 +127,7 @@ TEST(PackingBands, SplitsADeepCutTreeOrStopsAtTheDeadline) {
   expect_perfect(small, tiled_by_bands(small.problem, Deadline::never()));
   const PerfectInstance large = peeled(10'000, 2);
   std::size_t blocks = 0;
-  const BlockPacker stacked = [&](const Problem& block, Deadline) {
+  const BlockPacker stacked = [&](const Problem& block, Deadline, bool) {
     ++blocks;
     std::vector<Bytes> offsets;
     Bytes top = 0;
@@ -160,11 +160,36 @@ TEST(PackingBands, TilesABlockThatDoesNotComeApart) {
   instance.problem.items = {item(1, 0, 2), item(2, 2, 3), item(1, 1, 3), item(2, 0, 1), item(1, 1, 2),
                             item(5, 0, 3), item(8, 3, 5)};
   instance.optimum = 8;
-  const BlockPacker unused = [](const Problem& block, Deadline) {
+  const BlockPacker unused = [](const Problem& block, Deadline, bool) {
     ADD_FAILURE() << "a block of " << block.items.size() << " items was not tiled";
     return std::vector<Bytes>(block.items.size(), 0);
   };
   expect_perfect(instance, tiled_by_bands(instance.problem, Deadline::never(), unused));
+}
+
+// The same pinwheel, its centre 2-aligned: it lies at 1 in either pinwheel, so the block has no
+// tiling. The packer is told that the search was tried, unless the split stopped at its deadline
+// (then nothing was tried: here the deadline has passed at once, and the instance is one block).
+TEST(PackingBands, TellsThePackerWhetherTheSearchWasTried) {
+  const auto item = [](Bytes size, Bytes alignment, Time lower, Time upper) { return Item{"x", size, alignment, {{lower, upper}}}; };
+  const Problem problem{{item(1, 1, 0, 2), item(2, 1, 2, 3), item(1, 1, 1, 3), item(2, 1, 0, 1), item(1, 2, 1, 2)}};
+  std::vector<bool> told;
+  const BlockPacker stacked = [&](const Problem& block, Deadline, bool tiling_tried) {
+    told.push_back(tiling_tried);
+    std::vector<Bytes> offsets;
+    Bytes top = 0;
+    for (const Item& item : block.items) {
+      offsets.push_back(align_up(top, item.alignment));
+      top = offsets.back() + item.size;
+    }
+    return offsets;
+  };
+  for (const Deadline deadline : {Deadline::never(), Deadline::after_seconds(0)}) {
+    const std::optional<std::vector<Bytes>> offsets = tiled_by_bands(problem, deadline, stacked);
+    ASSERT_TRUE(offsets.has_value());
+    EXPECT_TRUE(check(problem, {*offsets, height_of(problem, *offsets)}).valid);
+  }
+  EXPECT_EQ(told, (std::vector<bool>{true, false}));
 }
 
 TEST(PackingBands, NothingForNoItems) { EXPECT_FALSE(tiled_by_bands(Problem{}, Deadline::after_seconds(1)).has_value()); }

@@ -36,7 +36,7 @@ class Deadline {
   // Whether the deadline, less the reserve for the `unreached` items, has passed; looked at only
   // every `stride`-th call of a loop (`step` counts the calls), so that hot loops pay for the
   // clock rarely. Loops whose steps cost tens of microseconds look more often (kCostlyStride):
-  // 1,024 such steps overran a 10 s deadline by up to 20 ms.
+  // 1,024 such steps overran a 10 s deadline by up to 18 ms.
   static constexpr std::uint64_t kStride = 1024;
   static constexpr std::uint64_t kCostlyStride = 16;
   bool passed_at(std::uint64_t step, std::size_t unreached, std::uint64_t stride = kStride) const {

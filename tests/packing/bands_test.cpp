@@ -167,8 +167,8 @@ TEST(PackingBands, TilesABlockThatDoesNotComeApart) {
   expect_perfect(instance, tiled_by_bands(instance.problem, Deadline::never(), unused));
 }
 
-// The same pinwheel, its centre 2-aligned: it lies at 1 in either pinwheel, so the block has no
-// tiling. The packer is told that the search was tried, unless the split stopped at its deadline
+// The same pinwheel alone, its centre 2-aligned: the centre lies at 1 in the pinwheel and in its
+// mirror image, so the block has no tiling. The packer is told that the search was tried, unless the split stopped at its deadline
 // (then nothing was tried: here the deadline has passed at once, and the instance is one block).
 TEST(PackingBands, TellsThePackerWhetherTheSearchWasTried) {
   const auto item = [](Bytes size, Bytes alignment, Time lower, Time upper) { return Item{"x", size, alignment, {{lower, upper}}}; };

@@ -26,6 +26,17 @@ std::vector<Bytes> search_block(const Problem& block, Deadline deadline, bool /*
   return search_tiling(block, timeline, budget, deadline, deadline).offsets;
 }
 
+// A block's items one on another, each aligned: a valid packing, far above the block's height.
+std::vector<Bytes> stacked_offsets(const Problem& block) {
+  std::vector<Bytes> offsets;
+  Bytes top = 0;
+  for (const Item& item : block.items) {
+    offsets.push_back(align_up(top, item.alignment));
+    top = offsets.back() + item.size;
+  }
+  return offsets;
+}
+
 std::optional<std::vector<Bytes>> tiled_by_bands(const Problem& problem, Deadline deadline,
                                                  const BlockPacker& pack_block = search_block) {
   return tile_by_bands(problem, Timeline(problem), deadline, pack_block);
@@ -129,13 +140,7 @@ TEST(PackingBands, SplitsADeepCutTreeOrStopsAtTheDeadline) {
   std::size_t blocks = 0;
   const BlockPacker stacked = [&](const Problem& block, Deadline, bool) {
     ++blocks;
-    std::vector<Bytes> offsets;
-    Bytes top = 0;
-    for (const Item& item : block.items) {
-      offsets.push_back(top);
-      top += item.size;
-    }
-    return offsets;
+    return stacked_offsets(block);
   };
   const Timeline timeline(large.problem);  // before the deadline starts: slow under a sanitizer
   for (const BlockPacker& pack_block : {BlockPacker(search_block), stacked}) {
@@ -176,13 +181,7 @@ TEST(PackingBands, TellsThePackerWhetherTheSearchWasTried) {
   std::vector<bool> told;
   const BlockPacker stacked = [&](const Problem& block, Deadline, bool tiling_tried) {
     told.push_back(tiling_tried);
-    std::vector<Bytes> offsets;
-    Bytes top = 0;
-    for (const Item& item : block.items) {
-      offsets.push_back(align_up(top, item.alignment));
-      top = offsets.back() + item.size;
-    }
-    return offsets;
+    return stacked_offsets(block);
   };
   for (const Deadline deadline : {Deadline::never(), Deadline::after_seconds(0)}) {
     const std::optional<std::vector<Bytes>> offsets = tiled_by_bands(problem, deadline, stacked);

@@ -21,11 +21,15 @@
 namespace tidepool::packing {
 namespace {
 
-// A block left over is folded and split again at most this many times over. Blocks are folded and
-// searched only up to kMaxBlockItems (folding is not stopped by deadlines: it takes up to 1 s at
-// 50,000 items; the search restarts locally from there on, and callers run their own on the whole).
+// A block left over is folded and split again at most this many times over. Blocks are searched
+// only up to kMaxBlockItems (the search restarts locally from there on, and the block packer runs
+// its own). Folding is not stopped by deadlines (finding holes costs up to 1,024 subset sums per
+// item: 0.3-1 s at 50,000 items, 2 s at 512,444), so larger blocks are folded only when their time
+// is at least kLargeFoldTimelines times what building their timeline took (the fold took 7-14
+// times as long on blocks of 72,000-512,000 items; on a 2,000-item one, 25-38 times).
 constexpr int kMaxFolds = 4;
 constexpr std::size_t kMaxBlockItems = 50'000;
+constexpr double kLargeFoldTimelines = 50;
 // The shares of a block's time: each fold tried for a tiling (it fails fast or tiles within a few
 // tenths of a second on the instances it is for), the search when a packing is wanted in the end,
 // and each fold whose own blocks get packed; the block packer has the rest (about half). Chosen on
@@ -305,7 +309,9 @@ class Tiler {
   // A block folded and split again, or searched, if that tiles it. Else, with `pack`, the lowest
   // packing of the search's, the folds' with their blocks packed, and the block packer's.
   std::optional<Tiling> tile_block(const Problem& block, Deadline deadline, int folds_left, bool pack) const {
+    const Deadline::Clock::time_point started = Deadline::Clock::now();
     const Timeline timeline(block);
+    const double timeline_seconds = Deadline::seconds_since(started);
     const bool no_slack = has_no_slack(block, timeline);
     std::vector<MergedProblem> folds;
     std::optional<Tiling> lowest;
@@ -314,7 +320,9 @@ class Tiler {
     };
     // Past the deadline (the split stopped there), straight to the packer: folding is not stopped
     // by deadlines.
-    const bool try_tiling = no_slack && block.items.size() <= kMaxBlockItems && !deadline.passed();
+    const bool searched = block.items.size() <= kMaxBlockItems;
+    const bool try_tiling = no_slack && !deadline.passed() &&
+                            (searched || deadline.seconds_left() >= kLargeFoldTimelines * timeline_seconds);
     if (try_tiling) {
       if (folds_left > 0) {
         // Folded, a block's items are fewer and larger: sums tell holes apart better, and cuts in
@@ -332,11 +340,13 @@ class Tiler {
       }
       // A node budget far above the one callers usually give (refill:2000:3 had a block tiled only
       // with 100 times as many nodes).
-      const std::int64_t budget = kBlockNodesPerItem * static_cast<std::int64_t>(block.items.size());
-      const Deadline search = pack ? Deadline::after_seconds(kSearchShare * deadline.seconds_left()) : deadline;
-      TilingResult searched = search_tiling(block, timeline, budget, search, search);
-      if (searched.perfect) return Tiling{std::move(searched.offsets), true};
-      keep({std::move(searched.offsets), false});
+      if (searched) {
+        const std::int64_t budget = kBlockNodesPerItem * static_cast<std::int64_t>(block.items.size());
+        const Deadline search = pack ? Deadline::after_seconds(kSearchShare * deadline.seconds_left()) : deadline;
+        TilingResult result = search_tiling(block, timeline, budget, search, search);
+        if (result.perfect) return Tiling{std::move(result.offsets), true};
+        keep({std::move(result.offsets), false});
+      }
     }
     if (!pack) return std::nullopt;
     for (const MergedProblem& folded : folds) {
@@ -347,7 +357,7 @@ class Tiler {
         keep(std::move(*tiled));
       }
     }
-    std::vector<Bytes> offsets = pack_block_(block, deadline, try_tiling);
+    std::vector<Bytes> offsets = pack_block_(block, deadline, try_tiling && searched);
     const bool perfect = no_slack && height_of(block, offsets) == timeline.peak();
     keep({std::move(offsets), perfect});
     return lowest;

@@ -191,6 +191,18 @@ TEST(PackingBands, TellsThePackerWhetherTheSearchWasTried) {
   EXPECT_EQ(told, (std::vector<bool>{true, false}));
 }
 
+// Cut on 50,000 time steps, 100,000 pieces leave a block of 71,967 items that does not come apart
+// until it is folded (with regard to holes): over 50,000 items, too many for the search, but not
+// for folding when the block's time allows it.
+TEST(PackingBands, FoldsABlockTooLargeForTheSearch) {
+  const PerfectInstance instance = generate_perfect(100'000, 2, Bytes{1} << 32, 50'000);
+  const BlockPacker stacked = [](const Problem& block, Deadline, bool) {
+    EXPECT_LE(block.items.size(), 50'000U) << "a block too large for the search was packed, not folded";
+    return stacked_offsets(block);
+  };
+  expect_perfect(instance, tiled_by_bands(instance.problem, Deadline::after_seconds(120), stacked));
+}
+
 TEST(PackingBands, NothingForNoItems) { EXPECT_FALSE(tiled_by_bands(Problem{}, Deadline::after_seconds(1)).has_value()); }
 
 }  // namespace

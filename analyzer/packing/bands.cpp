@@ -320,9 +320,9 @@ class Tiler {
     };
     // Past the deadline (the split stopped there), straight to the packer: folding is not stopped
     // by deadlines.
-    const bool searched = block.items.size() <= kMaxBlockItems;
+    const bool searchable = block.items.size() <= kMaxBlockItems;
     const bool try_tiling = no_slack && !deadline.passed() &&
-                            (searched || deadline.seconds_left() >= kLargeFoldTimelines * timeline_seconds);
+                            (searchable || deadline.seconds_left() >= kLargeFoldTimelines * timeline_seconds);
     if (try_tiling) {
       if (folds_left > 0) {
         // Folded, a block's items are fewer and larger: sums tell holes apart better, and cuts in
@@ -340,7 +340,7 @@ class Tiler {
       }
       // A node budget far above the one callers usually give (refill:2000:3 had a block tiled only
       // with 100 times as many nodes).
-      if (searched) {
+      if (searchable) {
         const std::int64_t budget = kBlockNodesPerItem * static_cast<std::int64_t>(block.items.size());
         const Deadline search = pack ? Deadline::after_seconds(kSearchShare * deadline.seconds_left()) : deadline;
         TilingResult result = search_tiling(block, timeline, budget, search, search);
@@ -357,7 +357,7 @@ class Tiler {
         keep(std::move(*tiled));
       }
     }
-    std::vector<Bytes> offsets = pack_block_(block, deadline, try_tiling && searched);
+    std::vector<Bytes> offsets = pack_block_(block, deadline, try_tiling && searchable);
     const bool perfect = no_slack && height_of(block, offsets) == timeline.peak();
     keep({std::move(offsets), perfect});
     return lowest;

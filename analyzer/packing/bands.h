@@ -36,13 +36,14 @@ namespace tidepool::packing {
 // Packs a block that did not come apart (complete offsets from its base, as low as it can by
 // `deadline`; the block may have slack when the holes were guessed wrongly). `tiling_tried`: the
 // tiling search (and folds, while the fold depth allows) already failed on it, so the packer need
-// not try again; they are not tried past the split's deadline, nor on blocks of over 50,000 items.
+// not try again. Nothing is tried past the split's deadline; on blocks of over 50,000 items the
+// search is not tried (they are only folded, and only when their time allows it).
 using BlockPacker = std::function<std::vector<Bytes>(const Problem& block, Deadline deadline, bool tiling_tried)>;
 
 // A packing: at the lower bound when every block came apart or was tiled (or packed at its own
 // height); else the blocks packed higher raise the bands stacked over them. None when the problem
-// has slack (tiling_search.h: has_no_slack), when nothing came apart of one too large to fold
-// (over 50,000 items: packing it whole is the caller's own job), or, with alignments, when bands
+// has slack (tiling_search.h: has_no_slack), when nothing came apart of one of over 50,000 items
+// (packing it whole is the caller's own job), or, with alignments, when bands
 // stacked at sums of sizes are misaligned (the checker's verdict). `timeline` is the problem's.
 // Splitting stops at `deadline`; the rest of the time is shared among the blocks left.
 std::optional<std::vector<Bytes>> tile_by_bands(const Problem& problem, const Timeline& timeline, Deadline deadline,

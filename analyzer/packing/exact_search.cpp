@@ -236,7 +236,7 @@ ExactSearch::Step ExactSearch::search(const Part& part, Bytes last_offset, int l
     if (step != Step::not_found) return step;
     // Candidates that do not fit end here without a node: with thousands of them, each placed at
     // a cost of its overlaps, a loop ran 0.4 s past a 10 ms deadline (3,050 items, 2 M pairs).
-    if (c % kCandidatesPerClockRead == kCandidatesPerClockRead - 1 && deadline_.passed()) {
+    if (deadline_.passed_at(c + 1, 0, Deadline::kCostlyStride)) {
       nodes_left_ = -1;
       return Step::stop;
     }

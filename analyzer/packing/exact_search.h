@@ -81,8 +81,6 @@ class ExactSearch {
   // instance (minimalloc F: TWA 2,000, WAT 10,900), so counting nodes alone gave the costly ones
   // most of the time.
   static constexpr std::int64_t kStepsPerNode = 256;
-  // A node's loop over its candidates reads the clock after every this many.
-  static constexpr std::size_t kCandidatesPerClockRead = 16;
 
   // Per run.
   std::string_view preorder_;

@@ -173,8 +173,9 @@ TEST(PackingBands, TilesABlockThatDoesNotComeApart) {
 }
 
 // The same pinwheel alone, its centre 2-aligned: the centre lies at 1 in the pinwheel and in its
-// mirror image, so the block has no tiling. The packer is told that the search was tried, unless the split stopped at its deadline
-// (then nothing was tried: here the deadline has passed at once, and the instance is one block).
+// mirror image, so the block has no tiling. The packer is told that the search was tried, unless
+// the split stopped at its deadline (then nothing was tried: here the deadline has passed at
+// once, and the instance is one block).
 TEST(PackingBands, TellsThePackerWhetherTheSearchWasTried) {
   const auto item = [](Bytes size, Bytes alignment, Time lower, Time upper) { return Item{"x", size, alignment, {{lower, upper}}}; };
   const Problem problem{{item(1, 1, 0, 2), item(2, 1, 2, 3), item(1, 1, 1, 3), item(2, 1, 0, 1), item(1, 2, 1, 2)}};

@@ -32,15 +32,13 @@ constexpr std::size_t kMaxBlockItems = 50'000;
 constexpr double kLargeFoldTimelines = 50;
 // The shares of a block's time: each fold tried for a tiling (it fails fast or tiles within a few
 // tenths of a second on the instances it is for), the search when a packing is wanted in the end,
-// and each fold whose own blocks get packed; the block packer has the rest (about a third, when
-// every fold is packed). Chosen on a tuning set of cut instances (scripts/bench/cut_instances.py
-// 2000 and 10000, seeds 16-30) and refill:2000: a packer given too little time packs large blocks
-// far higher (a 1,364-item block: 1.17x in 0.4 s, 1.06x in 1.3 s); with three folds, a packed
-// fold's share of 1/3 rather than 1/4 put two 10,000-item seeds lower (1.2241 -> 1.1981, 1.1100 ->
-// 1.1080) and grown:2000:1 higher by 0.001, and 1/2 one 2,000-item seed higher (1.0143 -> 1.0339).
+// and each fold whose own blocks get packed; the block packer has the rest (about half). Chosen on
+// a tuning set of cut instances (scripts/bench/cut_instances.py 2000, seeds 16-30) and refill:2000:
+// a packer given too little time packs large blocks far higher (a 1,364-item block: 1.17x in
+// 0.4 s, 1.06x in 1.3 s).
 constexpr double kTilingFoldShare = 1.0 / 8;
 constexpr double kSearchShare = 1.0 / 8;
-constexpr double kPackedFoldShare = 1.0 / 3;
+constexpr double kPackedFoldShare = 1.0 / 4;
 constexpr std::int64_t kBlockNodesPerItem = 100 * kTilingNodesPerItem;
 
 // The split is a tree of blocks: a node's children are stacked (bands) or side by side (pieces in

@@ -327,18 +327,10 @@ class Tiler {
       if (folds_left > 0) {
         // Folded, a block's items are fewer and larger: sums tell holes apart better, and cuts in
         // time appear where stacks now end together. Stacking unless holes differ first, then
-        // within holes (item_merging.h: each folds some instances right that the other does not),
-        // then every stack: it folds wrongly more often, but its packings, with blocks packed, were
-        // the lowest on some cut instances (tuning set: one of 15 lower at 2,000 items, 1.0525 ->
-        // 1.0474, two of 15 at 10,000, by 0.004 and 0.011, one higher by 0.003). A fold that leaves
-        // as many items as one before is likely the same, and is not tried again.
-        std::vector<std::size_t> fold_counts;
-        for (const auto stacking : {MergedProblem::Stacking::unless_holes_differ, MergedProblem::Stacking::within_holes,
-                                    MergedProblem::Stacking::all}) {
+        // within holes (item_merging.h: each folds some instances right that the other does not).
+        for (const auto stacking : {MergedProblem::Stacking::unless_holes_differ, MergedProblem::Stacking::within_holes}) {
           MergedProblem folded(block, stacking);
-          const std::size_t count = folded.problem().items.size();
-          if (count == block.items.size() || std::ranges::find(fold_counts, count) != fold_counts.end()) continue;
-          fold_counts.push_back(count);
+          if (folded.problem().items.size() == block.items.size()) continue;
           const Deadline share = Deadline::after_seconds(kTilingFoldShare * deadline.seconds_left());
           if (const auto tiled = tile(folded.problem(), share, folds_left - 1, false)) {
             return Tiling{folded.expand(tiled->offsets), true};

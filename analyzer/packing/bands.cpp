@@ -288,7 +288,8 @@ class Tiler {
 
   // With `pack`, the blocks that are not tiled are packed (and the packing may be above the lower
   // bound); without, none as soon as one is not tiled. `seed`: the split's guesses (BandSplitter).
-  std::optional<Tiling> tile(const Problem& problem, Deadline deadline, int folds_left, bool pack, std::uint64_t seed = 0) const {
+  std::optional<Tiling> tile(const Problem& problem, Deadline deadline, int folds_left, bool pack,
+                             std::uint64_t seed = 0) const {
     Split split = BandSplitter(problem, seed).split(deadline);
     std::vector<Node>& nodes = split.nodes;
     for (const auto& [item, leaf] : split.single_items) nodes[leaf].height = problem.items[item].size;

@@ -209,7 +209,7 @@ TEST(PackingBands, FoldsABlockTooLargeForTheSearch) {
 // `scripts/bench/cut_instances.py 500 160`, the offset column the pieces' own packing). Slivers of
 // one grain end and start together in different bands, and the first guesses of holes join some
 // across bands: that block does not come apart, and no fold or search tiles it. Split again with
-// other guesses, it does, whatever the time (1 to 20 s gave the same outcome, in an eighth of it);
+// other guesses, it does, whatever the time (0.5 to 20 s gave the same outcome, in an eighth of it);
 // a packer that stacks a block's items shows that the bands did it.
 TEST(PackingBands, SplitsAgainWithOtherGuessesOfHoles) {
   const Problem problem = read_csv(std::string(TIDEPOOL_SOURCE_DIR) + "/tests/packing/data/cut-500-160.csv");

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "analyzer/packing/bands.h"
@@ -209,12 +210,16 @@ TEST(PackingBands, FoldsABlockTooLargeForTheSearch) {
 // `scripts/bench/cut_instances.py 500 160`, the offset column the pieces' own packing). Slivers of
 // one grain end and start together in different bands, and the first guesses of holes join some
 // across bands: that block does not come apart, and no fold or search tiles it. Split again with
-// other guesses, it does, whatever the time (0.5 to 20 s gave the same outcome, in an eighth of it);
-// a packer that stacks a block's items shows that the bands did it.
+// other guesses, it does, whatever the time (0.5 to 20 s gave the same outcome, in an eighth of
+// it); a packer that stacks a block's items shows that the bands did it.
 TEST(PackingBands, SplitsAgainWithOtherGuessesOfHoles) {
-  const Problem problem = read_csv(std::string(TIDEPOOL_SOURCE_DIR) + "/tests/packing/data/cut-500-160.csv");
-  const BlockPacker stacked = [](const Problem& block, Deadline, bool) { return stacked_offsets(block); };
-  const std::optional<std::vector<Bytes>> offsets = tiled_by_bands(problem, Deadline::after_seconds(4), stacked);
+  const Problem problem =
+      read_csv(std::string(TIDEPOOL_SOURCE_DIR) + "/tests/packing/data/cut-500-160.csv");
+  const BlockPacker stacked = [](const Problem& block, Deadline, bool) {
+    return stacked_offsets(block);
+  };
+  const std::optional<std::vector<Bytes>> offsets =
+      tiled_by_bands(problem, Deadline::after_seconds(4), stacked);
   ASSERT_TRUE(offsets.has_value());
   EXPECT_TRUE(check(problem, {*offsets, height_of(problem, *offsets)}).valid);
   EXPECT_EQ(height_of(problem, *offsets), Timeline(problem).peak());

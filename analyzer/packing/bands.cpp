@@ -371,20 +371,23 @@ class Tiler {
       }
     }
     if (!pack) return std::nullopt;
-    for (const MergedProblem& folded : folds) {
+    // Each attempt whose blocks get packed has a packed fold's share of the time left.
+    const auto packed = [&](const Problem& problem, std::uint64_t seed) {
       const Deadline share = Deadline::after_seconds(kPackedFoldShare * deadline.seconds_left());
-      if (std::optional<Tiling> tiled = tile(folded.problem(), share, folds_left - 1, true)) {
+      return tile(problem, share, folds_left - 1, true, seed);
+    };
+    for (const MergedProblem& folded : folds) {
+      if (std::optional<Tiling> tiled = packed(folded.problem(), 0)) {
         tiled->offsets = folded.expand(tiled->offsets);
         if (tiled->perfect) return tiled;
         keep(std::move(*tiled));
       }
     }
     // The block did not come apart with the guesses of holes that split it off, and wrong guesses
-    // join parts that are not one band. Split again with others, its blocks packed.
+    // join parts that are not one band. Split again with others.
     if (try_tiling && folds_left > 0) {
       for (std::uint64_t seed = 1; seed <= kResplits; ++seed) {
-        const Deadline share = Deadline::after_seconds(kPackedFoldShare * deadline.seconds_left());
-        if (std::optional<Tiling> tiled = tile(block, share, folds_left - 1, true, seed)) {
+        if (std::optional<Tiling> tiled = packed(block, seed)) {
           if (tiled->perfect) return tiled;
           keep(std::move(*tiled));
         }

@@ -19,9 +19,9 @@
 // again with other guesses (the parts in another order where sizes are ambiguous) and packed as
 // low as those splits, the caller's block packer, the folds with their own blocks packed, or the
 // search's completion get it; a block packed above its height raises only the bands stacked over
-// it, in its own time range. So the attempt ends in a packing, at the lower bound when every block was
-// tiled, and otherwise usually far closer to it than a packing of the whole instance at once: a
-// block is smaller, and most of the instance lies in the bands around it.
+// it, in its own time range. So the attempt ends in a packing, at the lower bound when every block
+// was tiled, and otherwise usually far closer to it than a packing of the whole instance at once:
+// a block is smaller, and most of the instance lies in the bands around it.
 #pragma once
 
 #include <functional>

@@ -151,6 +151,10 @@ class Portfolio {
     return !best_.order.empty() && (best_.solution.height <= lowest_possible_ || deadline.passed());
   }
 
+  // Whether a pass begun now, after another packing, has less than `seconds` left: passes are
+  // dropped when cut, so one that cannot finish is not begun.
+  bool short_of(double seconds) const { return !best_.order.empty() && deadline_.seconds_left() < seconds; }
+
   // The deadline of a pass that must end in a complete packing (completion.h).
   Deadline reserving_for_completion() const {
     return packing::reserving_for_completion(deadline_, timeline_seconds_, problem_.items.size());
@@ -240,10 +244,10 @@ class Portfolio {
     // is a packing already, the first needs at least what building the timeline took (a pass
     // sorts the items too): at 1,000,000 items a skyline pass begun 0.26 s before the deadline
     // ran 0.23 s past it, and was dropped.
-    double last_seconds = best_.order.empty() ? 0 : timeline_seconds_;
+    double last_seconds = timeline_seconds_;
     int fruitless = 0;
     for (const Run& run : runs) {
-      if (done(deadline_) || (!best_.order.empty() && deadline_.seconds_left() < last_seconds)) return;
+      if (done(deadline_) || short_of(last_seconds)) return;
       if (fruitless >= kMaxFruitlessPasses) return;
       if (large && run.placer != Placer::skyline) continue;
       if ((run.placer == Placer::gaps_best || run.placer == Placer::gaps_first) && !gaps()) continue;
@@ -265,7 +269,7 @@ class Portfolio {
   // on perfect:150000:6:30000 a pass begun 2 ms before it ended 40 ms after).
   void run_free_blocks() {
     free_blocks_run_ = true;
-    if (!best_.order.empty() && deadline_.seconds_left() < timeline_seconds_) return;
+    if (short_of(timeline_seconds_)) return;
     run_pass(OrderKey::size, Placer::free_blocks, deadline_, false);
   }
 

@@ -213,16 +213,13 @@ TEST(PackingBands, FoldsABlockTooLargeForTheSearch) {
 // other guesses, it does, whatever the time (0.5 to 20 s gave the same outcome, in an eighth of
 // it); a packer that stacks a block's items shows that the bands did it.
 TEST(PackingBands, SplitsAgainWithOtherGuessesOfHoles) {
-  const Problem problem =
-      read_csv(std::string(TIDEPOOL_SOURCE_DIR) + "/tests/packing/data/cut-500-160.csv");
+  PerfectInstance instance;
+  instance.problem = read_csv(std::string(TIDEPOOL_SOURCE_DIR) + "/tests/packing/data/cut-500-160.csv");
+  instance.optimum = Timeline(instance.problem).peak();
   const BlockPacker stacked = [](const Problem& block, Deadline, bool) {
     return stacked_offsets(block);
   };
-  const std::optional<std::vector<Bytes>> offsets =
-      tiled_by_bands(problem, Deadline::after_seconds(4), stacked);
-  ASSERT_TRUE(offsets.has_value());
-  EXPECT_TRUE(check(problem, {*offsets, height_of(problem, *offsets)}).valid);
-  EXPECT_EQ(height_of(problem, *offsets), Timeline(problem).peak());
+  expect_perfect(instance, tiled_by_bands(instance.problem, Deadline::after_seconds(4), stacked));
 }
 
 TEST(PackingBands, NothingForNoItems) { EXPECT_FALSE(tiled_by_bands(Problem{}, Deadline::after_seconds(1)).has_value()); }

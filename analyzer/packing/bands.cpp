@@ -7,6 +7,7 @@
 #include "analyzer/packing/bands.h"
 
 #include <algorithm>
+#include <array>
 #include <limits>
 #include <numeric>
 #include <optional>
@@ -26,12 +27,19 @@ namespace {
 // A block left over is folded and split again at most this many times over. Blocks are searched
 // only up to kMaxBlockItems (the search restarts locally from there on, and the block packer runs
 // its own). Folding is not stopped by deadlines (finding holes costs up to 1,024 subset sums per
-// item: up to 1 s at 50,000 items, 0.3 s at 71,967, 2 s at 512,444), so larger blocks are folded
-// only when their time is at least kLargeFoldTimelines times what building their timeline took
-// (the fold took 7-14 times as long on blocks of 72,000-512,000 items; 25-39 times on 2,000).
+// item: up to 1 s at 50,000 items, 0.3 s at 71,967, 1.5-1.7 s at 512,444, 3 s at 951,102), so
+// each fold (or split with other guesses) of a larger block begins only while its time is at
+// least kLargeFoldTimelines times what building its timeline took: a fold took 7-17 times as long
+// on blocks of 72,000-951,000 items (25-39 times on 2,000), and its packing needs some more
+// (50 left the 512,444-item block of perfect:1000000:1:10000000 unfolded at 10 s: 1.0745x; 25,
+// 1.0001x).
 constexpr int kMaxFolds = 4;
 constexpr std::size_t kMaxBlockItems = 50'000;
-constexpr double kLargeFoldTimelines = 50;
+constexpr double kLargeFoldTimelines = 25;
+// When a block has a packing already, the block packer is not begun with less than this many
+// times its timeline's build time left (its first pass always ends in a complete packing: on that
+// 512,444-item block, 4 timelines past the deadline).
+constexpr double kPackerTimelines = 5;
 // The shares of a block's time: each fold tried for a tiling (it fails fast or tiles within a few
 // tenths of a second on the instances it is for), the search when a packing is wanted in the end,
 // and each fold whose own blocks get packed; the block packer has the rest (about half). Chosen on
@@ -87,6 +95,8 @@ class BandSplitter {
       : problem_(problem),
         parent_(problem.items.size()),
         stamp_(problem.items.size(), 0),
+        band_stamp_(problem.items.size(), 0),
+        band_index_(problem.items.size()),
         shuffle_(seed != 0),
         random_(seed) {}
 
@@ -169,17 +179,27 @@ class BandSplitter {
       });
     }
     for (const auto& [first, last] : waiting) join_holes(first, last, true);
-    std::vector<std::pair<std::uint32_t, std::uint32_t>> by_part;  // (root, item)
-    by_part.reserve(block.items.size());
-    for (const std::uint32_t i : block.items) by_part.emplace_back(find(i), i);
-    std::ranges::sort(by_part);
-    if (by_part.front().first == by_part.back().first) return false;
-    split_.nodes[block.node].stacked = true;
-    for (std::size_t k = 0; k < by_part.size();) {
-      Block band{{}, block.begin, block.end, child_of(block.node), false, true};
-      for (const std::uint32_t root = by_part[k].first; k < by_part.size() && by_part[k].first == root; ++k) {
-        band.items.push_back(by_part[k].second);
+    // The bands by root, each with its items in the block's order (by start, after a cut in time:
+    // the next cut need not sort them).
+    std::vector<std::uint32_t> band_of(block.items.size());
+    std::vector<std::pair<std::uint32_t, Block>> bands;  // (root, band)
+    for (std::size_t k = 0; k < block.items.size(); ++k) {
+      const std::uint32_t root = find(block.items[k]);
+      if (band_stamp_[root] != generation_) {
+        band_stamp_[root] = generation_;
+        band_index_[root] = static_cast<std::uint32_t>(bands.size());
+        bands.emplace_back(root, Block{{}, block.begin, block.end, 0, false, true});
       }
+      band_of[k] = band_index_[root];
+    }
+    if (bands.size() == 1) return false;
+    for (std::size_t k = 0; k < block.items.size(); ++k) {
+      bands[band_of[k]].second.items.push_back(block.items[k]);
+    }
+    std::ranges::sort(bands, {}, &std::pair<std::uint32_t, Block>::first);
+    split_.nodes[block.node].stacked = true;
+    for (auto& [root, band] : bands) {
+      band.node = child_of(block.node);
       todo.push_back(std::move(band));
     }
     return true;
@@ -224,7 +244,8 @@ class BandSplitter {
 
   // Pieces of the block between times that no item is live across.
   bool cut_in_time(Block& block, std::vector<Block>& todo) {
-    std::ranges::sort(block.items, {}, [&](std::uint32_t i) { return start(i); });
+    const auto by_start = [&](std::uint32_t i) { return std::pair(start(i), i); };
+    if (!std::ranges::is_sorted(block.items, {}, by_start)) std::ranges::sort(block.items, {}, by_start);
     std::vector<Block> pieces = {Block{{}, block.begin, block.end, 0, true}};
     Time reach = block.begin;
     for (const std::uint32_t i : block.items) {
@@ -252,6 +273,8 @@ class BandSplitter {
   Split split_;
   std::vector<std::uint32_t> parent_;
   std::vector<std::uint32_t> stamp_;
+  std::vector<std::uint32_t> band_stamp_;  // per root: generation_ when band_index_ was set
+  std::vector<std::uint32_t> band_index_;
   std::uint32_t generation_ = 0;
   std::vector<Event> events_;
   std::vector<std::pair<std::uint32_t, Bytes>> nets_;
@@ -343,14 +366,24 @@ class Tiler {
     // Past the deadline (the split stopped there), straight to the packer: folding is not stopped
     // by deadlines.
     const bool searchable = block.items.size() <= kMaxBlockItems;
-    const bool try_tiling = no_slack && !deadline.passed() &&
-                            (searchable || deadline.seconds_left() >= kLargeFoldTimelines * timeline_seconds);
+    const auto fold_fits = [&] {
+      return searchable || deadline.seconds_left() >= kLargeFoldTimelines * timeline_seconds;
+    };
+    const bool try_tiling = no_slack && !deadline.passed() && fold_fits();
     if (try_tiling) {
       if (folds_left > 0) {
         // Folded, a block's items are fewer and larger: sums tell holes apart better, and cuts in
         // time appear where stacks now end together. Stacking unless holes differ first, then
-        // within holes (item_merging.h: each folds some instances right that the other does not).
-        for (const auto stacking : {MergedProblem::Stacking::unless_holes_differ, MergedProblem::Stacking::within_holes}) {
+        // within holes (item_merging.h: each folds some instances right that the other does not);
+        // on blocks too large to search, where there is time for one fold only, within holes
+        // first: it folds into more items, which the packed fold then packs closer to the bound
+        // (perfect:1000000:1:10000000 at 10 s, 1.0597x the other way round; seeds 3-5 the same
+        // either way).
+        using enum MergedProblem::Stacking;
+        const std::array stackings = searchable ? std::array{unless_holes_differ, within_holes}
+                                                : std::array{within_holes, unless_holes_differ};
+        for (const auto stacking : stackings) {
+          if (!fold_fits()) break;
           MergedProblem folded(block, stacking);
           if (folded.problem().items.size() == block.items.size()) continue;
           const Deadline share = Deadline::after_seconds(kTilingFoldShare * deadline.seconds_left());
@@ -386,13 +419,14 @@ class Tiler {
     // The block did not come apart with the guesses of holes that split it off, and wrong guesses
     // join parts that are not one band. Split again with others.
     if (try_tiling && folds_left > 0) {
-      for (std::uint64_t seed = 1; seed <= kResplits; ++seed) {
+      for (std::uint64_t seed = 1; seed <= kResplits && fold_fits(); ++seed) {
         if (std::optional<Tiling> tiled = packed(block, seed)) {
           if (tiled->perfect) return tiled;
           keep(std::move(*tiled));
         }
       }
     }
+    if (lowest && deadline.seconds_left() < kPackerTimelines * timeline_seconds) return lowest;
     std::vector<Bytes> offsets = pack_block_(block, deadline, try_tiling && searchable);
     const bool perfect = no_slack && height_of(block, offsets) == timeline.peak();
     keep({std::move(offsets), perfect});

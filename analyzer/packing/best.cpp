@@ -59,10 +59,18 @@ constexpr double kTilingShare = 0.6;
 // is a portfolio much like the rest of this one, with most of the time.
 constexpr double kBandsShare = 0.9;
 // Above kLargeInstance items, bands come after the merged tiling (which tiles cut instances on fine
-// times in a second, where the split takes several) and the free-blocks pass (which refilled
-// instances need, and which would not fit after bands): 1,000,000 items on coarse times, 1.16x ->
-// 1.07x.
-constexpr double kLargeBandsShare = 0.8;
+// times in a second, where the split takes several) and before the free-blocks pass (which refilled
+// instances need: bands leave it kFreeBlocksTimelines times the timeline's build time, 5.5 at
+// 1,000,000 items; on refilled instances nothing comes apart and the split gives up within a
+// second). Until session 15 the free-blocks pass came first, and on coarse times took 1.5 s for
+// nothing, time that folding the block bands leave needs: with that (and bands.cpp's guards per
+// fold), 1,000,000 items on 10,000,000 time steps, seeds 1 and 3, 1.0745x and 1.0991x -> 1.0001x
+// and 1.0000x at 10 s.
+constexpr double kLargeBandsShare = 0.9;
+constexpr double kFreeBlocksTimelines = 6;
+// Bands check their packing at the end (bands.h), which is not stopped by the deadline: 1.9 times
+// the timeline's build time at 1,000,000 items. Their deadline leaves room for it.
+constexpr double kCheckTimelines = 3;
 // Then the tiling search on the merged instance (item_merging.h): its share of the time for the
 // search; its completion may run a third longer.
 constexpr double kMergedTilingShare = 0.3;
@@ -118,9 +126,9 @@ class Portfolio {
       if (!large) {
         run_tiling();
       } else if (bands) {
-        run_free_blocks();
+        run_bands(kLargeBandsShare, kFreeBlocksTimelines * timeline_seconds_);
         if (done(deadline_)) return std::move(best_.solution);
-        run_bands(kLargeBandsShare);
+        run_free_blocks();
       }
     }
     run_greedy();
@@ -206,11 +214,12 @@ class Portfolio {
   // Instances with no slack, split top-down into bands and pieces in time by their holes (bands.h):
   // guillotine cuts on any times, and some other patterns whose leftover blocks the search tiles.
   // The blocks that do not come apart get a portfolio of their own.
-  void run_bands(double share) {
+  void run_bands(double share, double reserve = 0) {
     const BlockPacker pack_block = [](const Problem& block, Deadline deadline, bool tiling_tried) {
       return Portfolio(block, deadline, tiling_tried ? Tilings::none : Tilings::without_bands).run().offsets;
     };
-    if (auto offsets = tile_by_bands(problem_, timeline_, Deadline::after_seconds(share * deadline_.seconds_left()), pack_block)) {
+    const double seconds = share * (deadline_.seconds_left() - reserve) - kCheckTimelines * timeline_seconds_;
+    if (auto offsets = tile_by_bands(problem_, timeline_, Deadline::after_seconds(seconds), pack_block)) {
       consider_found(std::move(*offsets));
     }
   }

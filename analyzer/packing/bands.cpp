@@ -30,12 +30,14 @@ namespace {
 // item: up to 1 s at 50,000 items, 0.3 s at 71,967, 1.5-1.7 s at 512,444, 3 s at 951,102), so
 // each fold (or split with other guesses) of a larger block begins only while its time is at
 // least kLargeFoldTimelines times what building its timeline took: a fold took 7-17 times as long
-// on blocks of 72,000-951,000 items (25-39 times on 2,000), and its packing needs some more
-// (50 left the 512,444-item block of perfect:1000000:1:10000000 unfolded at 10 s: 1.0745x; 25,
-// 1.0001x).
+// on blocks of 72,000-951,000 items (25-39 times on 2,000), and its packing needs some more. With
+// 50, the 512,444-item block of perfect:1000000:1:10000000 was not folded at 10 s (1.0745x); with
+// 25 it was (1.0001x to 1.0326x, as the load goes), but the 914,012- and 951,102-item blocks of
+// perfect:1000000:1:5000000 and perfect:1000000:2:10000000 were not (1.2480x, 1.1986x); with 18,
+// 1.0001x and 1.0007x, and no instance of 300,000-1,000,000 items higher.
 constexpr int kMaxFolds = 4;
 constexpr std::size_t kMaxBlockItems = 50'000;
-constexpr double kLargeFoldTimelines = 25;
+constexpr double kLargeFoldTimelines = 18;
 // When a block has a packing already, the block packer is not begun with less than this many
 // times its timeline's build time left (its first pass always ends in a complete packing: on that
 // 512,444-item block, 4 timelines past the deadline).

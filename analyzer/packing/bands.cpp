@@ -247,7 +247,9 @@ class BandSplitter {
   // Pieces of the block between times that no item is live across.
   bool cut_in_time(Block& block, std::vector<Block>& todo) {
     const auto by_start = [&](std::uint32_t i) { return std::pair(start(i), i); };
-    if (!std::ranges::is_sorted(block.items, {}, by_start)) std::ranges::sort(block.items, {}, by_start);
+    if (!std::ranges::is_sorted(block.items, {}, by_start)) {
+      std::ranges::sort(block.items, {}, by_start);
+    }
     std::vector<Block> pieces = {Block{{}, block.begin, block.end, 0, true}};
     Time reach = block.begin;
     for (const std::uint32_t i : block.items) {
@@ -335,7 +337,8 @@ class Tiler {
     for (Block& block : split.left) {
       if (block.items.size() > kMaxBlockItems) continue;
       std::ranges::sort(block.items);
-      std::ranges::sort(block.items, {}, [&](std::uint32_t i) { return problem.items[i].live.front().lower; });
+      const auto start = [&](std::uint32_t i) { return first_start(problem.items[i]); };
+      std::ranges::sort(block.items, {}, start);
     }
     std::vector<std::vector<Bytes>> packed;
     packed.reserve(split.left.size());

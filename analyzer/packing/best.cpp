@@ -218,8 +218,10 @@ class Portfolio {
     const BlockPacker pack_block = [](const Problem& block, Deadline deadline, bool tiling_tried) {
       return Portfolio(block, deadline, tiling_tried ? Tilings::none : Tilings::without_bands).run().offsets;
     };
-    const double seconds = share * (deadline_.seconds_left() - reserve) - kCheckTimelines * timeline_seconds_;
-    if (auto offsets = tile_by_bands(problem_, timeline_, Deadline::after_seconds(seconds), pack_block)) {
+    const double seconds =
+        share * (deadline_.seconds_left() - reserve) - kCheckTimelines * timeline_seconds_;
+    const Deadline deadline = Deadline::after_seconds(seconds);
+    if (auto offsets = tile_by_bands(problem_, timeline_, deadline, pack_block)) {
       consider_found(std::move(*offsets));
     }
   }

@@ -88,14 +88,16 @@ TEST(PackingHoles, UnknownWhenSumsDoNotFitAWordWithTheirSubset) {
   // Sums of 2^47 bytes and more (no memory is that large) are not matched; one item on a side
   // needs no sums.
   const auto sides = [](Bytes unit) {
-    return split_into_holes(std::vector<Bytes>{3 * unit, 5 * unit}, std::vector<Bytes>{5 * unit, 3 * unit});
+    return split_into_holes(std::vector<Bytes>{3 * unit, 5 * unit},
+                            std::vector<Bytes>{5 * unit, 3 * unit});
   };
   EXPECT_FALSE(sides(Bytes{1} << 44).has_value());  // 2^47 a side
   const std::optional<HoleSplit> split = sides(Bytes{1} << 43);
   ASSERT_TRUE(split.has_value());
   EXPECT_EQ(split->holes, 2u);
   const Bytes huge = Bytes{1} << 50;
-  EXPECT_TRUE(split_into_holes(std::vector<Bytes>{2 * huge}, std::vector<Bytes>{huge, huge}).has_value());
+  const std::vector<Bytes> halves = {huge, huge};
+  EXPECT_TRUE(split_into_holes(std::vector<Bytes>{2 * huge}, halves).has_value());
 }
 
 }  // namespace

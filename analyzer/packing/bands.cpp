@@ -183,21 +183,17 @@ class BandSplitter {
     for (const auto& [first, last] : waiting) join_holes(first, last, true);
     // The bands by root, each with its items in the block's order (by start, after a cut in time:
     // the next cut need not sort them).
-    std::vector<std::uint32_t> band_of(block.items.size());
     std::vector<std::pair<std::uint32_t, Block>> bands;  // (root, band)
-    for (std::size_t k = 0; k < block.items.size(); ++k) {
-      const std::uint32_t root = find(block.items[k]);
+    for (const std::uint32_t i : block.items) {
+      const std::uint32_t root = find(i);
       if (band_stamp_[root] != generation_) {
         band_stamp_[root] = generation_;
         band_index_[root] = static_cast<std::uint32_t>(bands.size());
         bands.emplace_back(root, Block{{}, block.begin, block.end, 0, false, true});
       }
-      band_of[k] = band_index_[root];
+      bands[band_index_[root]].second.items.push_back(i);
     }
     if (bands.size() == 1) return false;
-    for (std::size_t k = 0; k < block.items.size(); ++k) {
-      bands[band_of[k]].second.items.push_back(block.items[k]);
-    }
     std::ranges::sort(bands, {}, &std::pair<std::uint32_t, Block>::first);
     split_.nodes[block.node].stacked = true;
     for (auto& [root, band] : bands) {

@@ -55,12 +55,13 @@ std::optional<HoleSplit> split_into_holes(std::span<const Bytes> ending, std::sp
     return std::nullopt;
   }
   const auto total = [](std::span<const Bytes> sizes) { return std::accumulate(sizes.begin(), sizes.end(), Bytes{0}); };
-  if (total(ending) != total(starting)) return std::nullopt;
+  const Bytes side_total = total(ending);
+  if (side_total != total(starting)) return std::nullopt;
   // One item on a side: every item of the other side is in its hole.
   if (ending.size() == 1 || starting.size() == 1) {
     return HoleSplit{std::vector<std::uint32_t>(ending.size(), 0), std::vector<std::uint32_t>(starting.size(), 0), 1};
   }
-  if (total(ending) >= kMaxSideTotal) return std::nullopt;
+  if (side_total >= kMaxSideTotal) return std::nullopt;
   thread_local std::vector<Subset> ends;
   thread_local std::vector<Subset> starts;
   thread_local std::vector<Subset> buffer;

@@ -37,9 +37,10 @@ struct HoleSplit {
 enum class Ambiguity { unknown, first_found };
 
 // The holes that the sizes of the items ending and starting at one time imply; none when they are
-// unknown: either side empty or larger than kMaxHoleSide, the totals different, the smallest groups
-// overlapping (ambiguous), or too many groups of equal sums to compare (with Ambiguity::first_found,
-// these last two give a guess instead).
+// unknown: either side empty or larger than kMaxHoleSide, the totals different, sides of several
+// items totalling 2^47 bytes or more (their sums are not matched), the smallest groups overlapping
+// (ambiguous), or too many groups of equal sums to compare (with Ambiguity::first_found, these last
+// two give a guess instead).
 std::optional<HoleSplit> split_into_holes(std::span<const Bytes> ending, std::span<const Bytes> starting,
                                           Ambiguity ambiguity = Ambiguity::unknown);
 

@@ -44,7 +44,8 @@ class BandSplitter {
       if (block.items.size() == 1) {
         split_.single_items.emplace_back(block.items.front(), block.node);
       } else if (deadline.passed() ||  // a clock read per block: far less than its work
-                 ((block.cut || !cut_in_time(block, todo)) && (block.banded || !split_into_bands(block, todo)))) {
+                 ((block.cut || !cut_in_time(block, todo)) &&
+                  (block.banded || !split_into_bands(block, todo)))) {
         split_.left.push_back(std::move(block));
       }
     }
@@ -100,9 +101,9 @@ class BandSplitter {
     guessable_.clear();
     for (;;) {
       while (!queue_.empty()) {
-        Waiting& time = waiting_[queue_.back()];
         const std::uint32_t t = queue_.back();
         queue_.pop_back();
+        Waiting& time = waiting_[t];
         time.queued = false;
         if (time.joined) continue;
         if (time.parts != 0) guessable_.erase({time.parts, t});
@@ -151,7 +152,8 @@ class BandSplitter {
     waiting_.clear();
     for (std::size_t k = 0; k < events_.size();) {
       std::size_t next = k;
-      for (; next < events_.size() && events_[next].time == events_[k].time; ++next) {}
+      for (; next < events_.size() && events_[next].time == events_[k].time; ++next) {
+      }
       waiting_.push_back({k, next});
       k = next;
     }
@@ -203,7 +205,8 @@ class BandSplitter {
   bool join_holes(const Waiting& time, Unclear unclear) {
     const bool forced = unclear == Unclear::one_hole;
     nets_.clear();
-    for (std::size_t k = time.first; k < time.last; ++k) nets_.emplace_back(find(events_[k].item), events_[k].change);
+    for (std::size_t k = time.first; k < time.last; ++k)
+      nets_.emplace_back(find(events_[k].item), events_[k].change);
     std::ranges::sort(nets_);
     std::size_t parts = 0;
     for (std::size_t k = 0; k < nets_.size();) {
@@ -216,10 +219,13 @@ class BandSplitter {
     if (shuffle_ && !forced) std::ranges::shuffle(nets_, random_);
     ending_.clear();
     starting_.clear();
-    for (const auto& [root, net] : nets_) (net < 0 ? ending_ : starting_).push_back(net < 0 ? -net : net);
+    for (const auto& [root, net] : nets_)
+      (net < 0 ? ending_ : starting_).push_back(net < 0 ? -net : net);
     std::optional<HoleSplit> split;
     if (!forced && ending_.size() > 1 && starting_.size() > 1) {
-      split = split_into_holes(ending_, starting_, unclear == Unclear::guess ? Ambiguity::first_found : Ambiguity::unknown);
+      split =
+          split_into_holes(ending_, starting_,
+                           unclear == Unclear::guess ? Ambiguity::first_found : Ambiguity::unknown);
       if (!split) return false;
     }
     std::vector<std::uint32_t> hole_root(split ? split->holes : 1, kUnknownHole);
@@ -289,7 +295,8 @@ class BandSplitter {
 
 }  // namespace
 
-Split split_top_down(const Problem& problem, Guessing guessing, std::uint64_t seed, Deadline deadline) {
+Split split_top_down(const Problem& problem, Guessing guessing, std::uint64_t seed,
+                     Deadline deadline) {
   return BandSplitter(problem, guessing, seed).split(deadline);
 }
 

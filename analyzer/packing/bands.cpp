@@ -1,24 +1,18 @@
-// Tiling by bands (see bands.h): blocks cut in time and split into bands (connected parts, by
-// union-find over the items, joined hole by hole at each time inside the block), until blocks are
-// single items or split no further; those are folded (item_merging.h) and split again, or go to
-// the tiling search, and what none of these tiles is packed (after a few splits with other guesses
-// of holes). The split is kept as a tree, so that a block packed higher moves up what is stacked
-// over it.
+// Tiling by bands (see bands.h): the problem split top-down (band_split.h) into single items and
+// blocks that split no further; those are folded (item_merging.h) and split again, or go to the
+// tiling search, and what none of these tiles is packed (after a few splits with other guesses of
+// holes). The split is kept as a tree, so that a block packed higher moves up what is stacked over
+// it.
 #include "analyzer/packing/bands.h"
 
 #include <algorithm>
 #include <array>
-#include <limits>
-#include <numeric>
 #include <optional>
-#include <random>
-#include <set>
 #include <utility>
 
 #include "analyzer/packing/band_split.h"
 #include "analyzer/packing/checker.h"
 #include "analyzer/packing/completion.h"
-#include "analyzer/packing/holes.h"
 #include "analyzer/packing/item_merging.h"
 #include "analyzer/packing/tiling_search.h"
 #include "analyzer/packing/timeline.h"
@@ -101,10 +95,14 @@ class Tiler {
       if (left_surest != left_as_found) {
         const bool surest_first = left_surest < left_as_found;
         const Deadline half = Deadline::after_seconds(deadline.seconds_left() / 2);
-        std::optional<Tiling> tiled = pack_split(problem, std::move(surest_first ? surest : as_found), half, kMaxFolds, true, 0);
+        std::optional<Tiling> tiled = pack_split(
+            problem, std::move(surest_first ? surest : as_found), half, kMaxFolds, true, 0);
         if (tiled && tiled->perfect) return tiled;
-        std::optional<Tiling> other = pack_split(problem, std::move(surest_first ? as_found : surest), deadline, kMaxFolds, true, 0);
-        if (!tiled || (other && height_of(problem, other->offsets) < height_of(problem, tiled->offsets))) return other;
+        std::optional<Tiling> other = pack_split(
+            problem, std::move(surest_first ? as_found : surest), deadline, kMaxFolds, true, 0);
+        if (!tiled ||
+            (other && height_of(problem, other->offsets) < height_of(problem, tiled->offsets)))
+          return other;
         return tiled;
       }
     }
@@ -116,7 +114,8 @@ class Tiler {
   // bound); without, none as soon as one is not tiled. `guesses`: the split's (split_with).
   std::optional<Tiling> tile(const Problem& problem, Deadline deadline, int folds_left, bool pack,
                              std::uint64_t guesses = 0) const {
-    return pack_split(problem, split_with(problem, guesses, deadline), deadline, folds_left, pack, guesses);
+    return pack_split(problem, split_with(problem, guesses, deadline), deadline, folds_left, pack,
+                      guesses);
   }
 
   // The first split of a block (`guesses` 0) guesses holes as found. Others, for a block that did
@@ -138,10 +137,11 @@ class Tiler {
   }
 
   // The blocks a split left, tiled or packed, and the packing of the problem from them.
-  std::optional<Tiling> pack_split(const Problem& problem, Split split, Deadline deadline, int folds_left, bool pack,
-                                   std::uint64_t guesses) const {
+  std::optional<Tiling> pack_split(const Problem& problem, Split split, Deadline deadline,
+                                   int folds_left, bool pack, std::uint64_t guesses) const {
     std::vector<Node>& nodes = split.nodes;
-    for (const auto& [item, leaf] : split.single_items) nodes[leaf].height = problem.items[item].size;
+    for (const auto& [item, leaf] : split.single_items)
+      nodes[leaf].height = problem.items[item].size;
     std::size_t left = items_left(split);
     // Nothing came apart and the block is too large to fold or search: packing it is the caller's.
     // With other guesses, nothing is new.

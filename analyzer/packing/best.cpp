@@ -331,7 +331,8 @@ class Portfolio {
   // falls and rises: 1.1188x -> 1.0853x).
   void consider_settled(std::vector<Bytes> offsets) {
     const bool settle_it = height_of(problem_, offsets) > lowest_possible_ &&
-                           problem_.items.size() <= kLargeInstance && overlap_pairs() <= kGapMaxPairs;
+                           problem_.items.size() <= kLargeInstance &&
+                           overlap_pairs() <= kGapMaxPairs;
     if (settle_it) {
       const Deadline share = Deadline::after_seconds(kSettleShare * deadline_.seconds_left());
       Settled settled = settle(problem_, timeline_, offsets, share);

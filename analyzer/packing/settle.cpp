@@ -12,16 +12,19 @@ namespace tidepool::packing {
 namespace {
 
 // Each item's place in the packing turned upside down within `height`.
-std::vector<Bytes> upside_down(const Problem& problem, const std::vector<Bytes>& offsets, Bytes height) {
+std::vector<Bytes> upside_down(const Problem& problem, const std::vector<Bytes>& offsets,
+                               Bytes height) {
   std::vector<Bytes> turned(offsets.size());
-  for (std::size_t i = 0; i < offsets.size(); ++i) turned[i] = height - offsets[i] - problem.items[i].size;
+  for (std::size_t i = 0; i < offsets.size(); ++i)
+    turned[i] = height - offsets[i] - problem.items[i].size;
   return turned;
 }
 
 // The fall: first fit in the order of offsets. Empty if the deadline cut it.
-std::vector<Bytes> fall(const Problem& problem, const Timeline& timeline, const std::vector<Bytes>& offsets,
-                        Deadline deadline) {
-  std::vector<Bytes> fallen = place(problem, timeline, order_by_offset(offsets), Placer::gaps_first, deadline);
+std::vector<Bytes> fall(const Problem& problem, const Timeline& timeline,
+                        const std::vector<Bytes>& offsets, Deadline deadline) {
+  std::vector<Bytes> fallen =
+      place(problem, timeline, order_by_offset(offsets), Placer::gaps_first, deadline);
   if (!is_complete(fallen)) fallen.clear();
   return fallen;
 }
@@ -35,7 +38,8 @@ std::vector<std::size_t> order_by_offset(const std::vector<Bytes>& offsets) {
   return order;
 }
 
-Settled settle(const Problem& problem, const Timeline& timeline, std::vector<Bytes> offsets, Deadline deadline) {
+Settled settle(const Problem& problem, const Timeline& timeline, std::vector<Bytes> offsets,
+               Deadline deadline) {
   Settled settled{std::move(offsets)};
   Bytes height = height_of(problem, settled.offsets);
   for (bool lowered = true; lowered && !deadline.passed();) {
@@ -48,7 +52,8 @@ Settled settle(const Problem& problem, const Timeline& timeline, std::vector<Byt
     // every item afresh (the offsets it is given are only its order), so what it returns is valid
     // even where turning misaligned an item; it is kept only if it is no higher.
     const Bytes fallen_height = height_of(problem, fallen);
-    std::vector<Bytes> risen = fall(problem, timeline, upside_down(problem, fallen, fallen_height), deadline);
+    std::vector<Bytes> risen =
+        fall(problem, timeline, upside_down(problem, fallen, fallen_height), deadline);
     if (risen.empty()) break;
     fallen = fall(problem, timeline, upside_down(problem, risen, fallen_height), deadline);
     if (fallen.empty()) break;

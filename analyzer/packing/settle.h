@@ -23,7 +23,8 @@ struct Settled {
 
 // The lowest packing found by rounds of a fall and a rise from `offsets` (complete and valid),
 // until a round lowers nothing or the deadline; never higher than `offsets`.
-Settled settle(const Problem& problem, const Timeline& timeline, std::vector<Bytes> offsets, Deadline deadline);
+Settled settle(const Problem& problem, const Timeline& timeline, std::vector<Bytes> offsets,
+               Deadline deadline);
 
 // The items in the order of their offsets (ties: by index): an order that first fit places at or
 // below those offsets.

@@ -1,18 +1,21 @@
 // The split that tiling by bands begins with (band_split.h): how its two ways of guessing holes
 // differ where sizes are ambiguous, and that both take apart an instance whose sizes are not.
+#include "analyzer/packing/band_split.h"
+
 #include <gtest/gtest.h>
 
 #include <cstdint>
 #include <vector>
 
-#include "analyzer/packing/band_split.h"
 #include "analyzer/packing/generator.h"
 #include "analyzer/packing/problem.h"
 
 namespace tidepool::packing {
 namespace {
 
-Item item(Bytes size, Time lower, Time upper) { return Item{"x", size, 1, {{lower, upper}}}; }
+Item item(Bytes size, Time lower, Time upper) {
+  return Item{"x", size, 1, {{lower, upper}}};
+}
 
 // Two bands over [0, 4). A, 3 bytes high: w [0, 1) of 3, then z [1, 2) of 1 and u [1, 3) of 2, p
 // [2, 3) of 1 where z ends, and v [3, 4) of 3. B, 1 byte high: y [0, 2), then q [2, 4). At time 2,
@@ -22,12 +25,15 @@ Item item(Bytes size, Time lower, Time upper) { return Item{"x", size, 1, {{lowe
 // holds z, first) pairs z with q, so the bands join into one block.
 TEST(PackingBandSplit, SurestFirstWaitsForJoinsThatMakeAGuessCertain) {
   Problem problem;
-  problem.items = {item(1, 2, 4) /* q */, item(3, 0, 1) /* w */, item(1, 0, 2) /* y */, item(1, 2, 3) /* p */,
-                   item(1, 1, 2) /* z */, item(2, 1, 3) /* u */, item(3, 3, 4) /* v */};
-  const Split surest = split_top_down(problem, Guessing::surest_first, 0, Deadline::after_seconds(10));
+  problem.items = {item(1, 2, 4) /* q */, item(3, 0, 1) /* w */, item(1, 0, 2) /* y */,
+                   item(1, 2, 3) /* p */, item(1, 1, 2) /* z */, item(2, 1, 3) /* u */,
+                   item(3, 3, 4) /* v */};
+  const Split surest =
+      split_top_down(problem, Guessing::surest_first, 0, Deadline::after_seconds(10));
   EXPECT_TRUE(surest.left.empty()) << "every item comes apart";
   EXPECT_EQ(surest.single_items.size(), problem.items.size());
-  const Split as_found = split_top_down(problem, Guessing::as_found, 0, Deadline::after_seconds(10));
+  const Split as_found =
+      split_top_down(problem, Guessing::as_found, 0, Deadline::after_seconds(10));
   ASSERT_EQ(as_found.left.size(), 1U);
   EXPECT_EQ(as_found.left.front().items.size(), problem.items.size());
 }

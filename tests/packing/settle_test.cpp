@@ -1,6 +1,8 @@
 // Settling a packing (settle.h): items fall into gaps below them and rise into gaps above, the
 // packing is never higher than it was, always valid, and lower than one fall alone gets it where a
 // rise opens room below.
+#include "analyzer/packing/settle.h"
+
 #include <gtest/gtest.h>
 
 #include <vector>
@@ -9,7 +11,6 @@
 #include "analyzer/packing/generator.h"
 #include "analyzer/packing/placement.h"
 #include "analyzer/packing/problem.h"
-#include "analyzer/packing/settle.h"
 #include "analyzer/packing/timeline.h"
 
 namespace tidepool::packing {
@@ -23,7 +24,8 @@ Item item(Bytes size, Time lower, Time upper, Bytes alignment = 1) {
 TEST(PackingSettle, AnItemFallsIntoTheGapBelowIt) {
   Problem problem;
   problem.items = {item(2, 0, 2), item(3, 0, 1), item(1, 1, 3)};
-  const Settled settled = settle(problem, Timeline(problem), {0, 2, 6}, Deadline::after_seconds(10));
+  const Settled settled =
+      settle(problem, Timeline(problem), {0, 2, 6}, Deadline::after_seconds(10));
   EXPECT_EQ(settled.offsets, (std::vector<Bytes>{0, 2, 2}));
   EXPECT_GT(settled.fall_seconds, 0);
 }
@@ -41,8 +43,8 @@ TEST(PackingSettle, RisesOpenRoomThatAFallAloneDoesNotFind) {
       stacked.push_back(top);
       top += each.size;
     }
-    const std::vector<Bytes> one_fall =
-        place(problem, timeline, order_by_offset(stacked), Placer::gaps_first, Deadline::after_seconds(10));
+    const std::vector<Bytes> one_fall = place(problem, timeline, order_by_offset(stacked),
+                                              Placer::gaps_first, Deadline::after_seconds(10));
     const Settled settled = settle(problem, timeline, stacked, Deadline::after_seconds(10));
     const Bytes height = height_of(problem, settled.offsets);
     const Verdict verdict = check(problem, {settled.offsets, height});

@@ -181,11 +181,12 @@ class Portfolio {
   // The highest capacity on the grid that is at most `bytes`.
   Bytes on_grid(Bytes bytes) const { return bytes / grain_ * grain_; }
 
-  void consider(std::vector<std::size_t> order, Placer placer, std::vector<Bytes> offsets) {
+  // Keeps a packing if it is the lowest so far; returns whether it did.
+  bool consider(std::vector<std::size_t> order, Placer placer, std::vector<Bytes> offsets) {
     const Bytes height = height_of(problem_, offsets);
-    if (best_.order.empty() || height < best_.solution.height) {
-      best_ = {std::move(order), placer, {std::move(offsets), height}};
-    }
+    if (!best_.order.empty() && height >= best_.solution.height) return false;
+    best_ = {std::move(order), placer, {std::move(offsets), height}};
+    return true;
   }
 
   // Instances with no slack: the tiling search gets most of the time.
@@ -337,11 +338,10 @@ class Portfolio {
       const Deadline share = Deadline::after_seconds(kSettleShare * deadline_.seconds_left());
       Settled settled = settle(problem_, timeline_, offsets, share);
       if (settled.fall_seconds > 0) {
-        if (best_.order.empty() || height_of(problem_, settled.offsets) < best_.solution.height) {
+        std::vector<std::size_t> order = order_by_offset(settled.offsets);
+        if (consider(std::move(order), Placer::gaps_first, std::move(settled.offsets))) {
           placement_seconds_ = settled.fall_seconds;  // what a step of the local search costs
         }
-        std::vector<std::size_t> order = order_by_offset(settled.offsets);
-        consider(std::move(order), Placer::gaps_first, std::move(settled.offsets));
       }
     }
     consider_found(std::move(offsets));

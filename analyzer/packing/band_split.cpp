@@ -140,7 +140,8 @@ class BandSplitter {
   // net change there (a part whose items ending and starting there balance needs no other); the
   // smallest groups of parts whose changes cancel are the holes (holes.h; where that is ambiguous,
   // the groups found first: the result is checked). Times with too many parts to tell wait until
-  // parts joined elsewhere make them fewer; those that never do join all their unbalanced parts.
+  // parts joined elsewhere make them fewer; those that never do are guessed at with more parts
+  // looked at, and beyond that join all their unbalanced parts.
   bool split_into_bands(const Block& block, std::vector<Block>& todo) {
     ++generation_;
     events_.clear();
@@ -169,8 +170,12 @@ class BandSplitter {
     } else {
       join_surest_first();
     }
+    // Times with too many parts to guess at before are guessed at now, looking at more parts
+    // (kMaxGuessSide a side); beyond that, all their parts are one hole.
     for (const Waiting& time : waiting_) {
-      if (!time.joined) join_holes(time, Unclear::one_hole);
+      if (!time.joined && !join_holes(time, Unclear::guess, kMaxGuessSide)) {
+        join_holes(time, Unclear::one_hole);
+      }
     }
     // The bands by root, each with its items in the block's order (by start, after a cut in time:
     // the next cut need not sort them).
@@ -201,8 +206,9 @@ class BandSplitter {
     one_hole,  // all its parts in one hole (coarser bands, still sound)
   };
 
-  // Joins the parts in each hole at one time; returns whether it did.
-  bool join_holes(const Waiting& time, Unclear unclear) {
+  // Joins the parts in each hole at one time, looking at up to `max_side` parts a side; returns
+  // whether it did.
+  bool join_holes(const Waiting& time, Unclear unclear, std::size_t max_side = kMaxHoleSide) {
     const bool forced = unclear == Unclear::one_hole;
     nets_.clear();
     for (std::size_t k = time.first; k < time.last; ++k)
@@ -223,9 +229,9 @@ class BandSplitter {
       (net < 0 ? ending_ : starting_).push_back(net < 0 ? -net : net);
     std::optional<HoleSplit> split;
     if (!forced && ending_.size() > 1 && starting_.size() > 1) {
-      split =
-          split_into_holes(ending_, starting_,
-                           unclear == Unclear::guess ? Ambiguity::first_found : Ambiguity::unknown);
+      split = split_into_holes(
+          ending_, starting_,
+          unclear == Unclear::guess ? Ambiguity::first_found : Ambiguity::unknown, max_side);
       if (!split) return false;
     }
     std::vector<std::uint32_t> hole_root(split ? split->holes : 1, kUnknownHole);

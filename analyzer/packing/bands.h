@@ -11,17 +11,18 @@
 // if the holes are known.
 // They are guessed from sizes (holes.h, the groups found first where that is ambiguous), between
 // the parts found so far rather than single items; a time with too many parts to tell waits for
-// parts to join elsewhere, and if they never become few enough, all its parts are one hole (coarser
-// bands, still sound). What does not come apart (a block that is one part and has no time to cut
-// at: a non-guillotine pattern, or holes guessed too coarse) is folded (item_merging.h, stacking
-// with regard to holes: larger items, whose sums tell holes apart better) and split again, or goes
-// to the tiling search. A block that none of these tiles (a wrong guess shows as one) is split
-// again with other guesses (the parts in another order where sizes are ambiguous) and packed as
-// low as those splits, the caller's block packer, the folds with their own blocks packed, or the
-// search's completion get it; a block packed above its height raises only the bands stacked over
-// it, in its own time range. So the attempt ends in a packing, at the lower bound when every block
-// was tiled, and otherwise usually far closer to it than a packing of the whole instance at once:
-// a block is smaller, and most of the instance lies in the bands around it.
+// parts to join elsewhere, and if they never become few enough, it is guessed at with up to 20
+// parts a side (kMaxGuessSide), and beyond that all its parts are one hole (coarser bands, still
+// sound). What does not come apart (a block that is one part and has no time to cut at: a
+// non-guillotine pattern, or holes guessed too coarse) is folded (item_merging.h, stacking with
+// regard to holes: larger items, whose sums tell holes apart better) and split again, or goes to
+// the tiling search. A block that none of these tiles (a wrong guess shows as one) is split again
+// with other guesses (the parts in another order where sizes are ambiguous) and packed as low as
+// those splits, the caller's block packer, the folds with their own blocks packed, or the search's
+// completion get it; a block packed above its height raises only the bands stacked over it, in its
+// own time range. So the attempt ends in a packing, at the lower bound when every block was tiled,
+// and otherwise usually far closer to it than a packing of the whole instance at once: a block is
+// smaller, and most of the instance lies in the bands around it.
 #pragma once
 
 #include <functional>

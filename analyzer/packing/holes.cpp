@@ -15,12 +15,12 @@ constexpr std::size_t kMaxMatches = 4096;
 
 using Mask = std::uint32_t;
 
-// A subset as one word: its sum above its mask (kMaxHoleSide bits), so that words order as (sum,
+// A subset as one word: its sum above its mask (kMaxGuessSide bits), so that words order as (sum,
 // mask) pairs would, and adding an item's word to a subset's without it adds the item.
 using Subset = std::uint64_t;
-constexpr int kMaskBits = 16;
-static_assert(kMaxHoleSide <= kMaskBits);
-// Sums of sides at or above this do not fit (over 2^47 bytes: no memory is that large).
+constexpr int kMaskBits = 20;
+static_assert(kMaxHoleSide <= kMaxGuessSide && kMaxGuessSide <= kMaskBits);
+// Sums of sides at or above this do not fit (over 2^43 bytes: no memory is that large).
 constexpr Bytes kMaxSideTotal = Bytes{1} << (63 - kMaskBits);
 constexpr Bytes sum_of(Subset subset) { return static_cast<Bytes>(subset >> kMaskBits); }
 constexpr Mask mask_of(Subset subset) {
@@ -49,9 +49,13 @@ void subset_sums(std::span<const Bytes> sizes, std::vector<Subset>& sums,
 
 }  // namespace
 
-std::optional<HoleSplit> split_into_holes(std::span<const Bytes> ending, std::span<const Bytes> starting, Ambiguity ambiguity) {
+std::optional<HoleSplit> split_into_holes(std::span<const Bytes> ending,
+                                          std::span<const Bytes> starting, Ambiguity ambiguity,
+                                          std::size_t max_side) {
   const bool guess = ambiguity == Ambiguity::first_found;
-  if (ending.empty() || starting.empty() || ending.size() > kMaxHoleSide || starting.size() > kMaxHoleSide) {
+  max_side = std::min(max_side, kMaxGuessSide);
+  if (ending.empty() || starting.empty() || ending.size() > max_side ||
+      starting.size() > max_side) {
     return std::nullopt;
   }
   const auto total = [](std::span<const Bytes> sizes) { return std::accumulate(sizes.begin(), sizes.end(), Bytes{0}); };

@@ -22,6 +22,9 @@ namespace tidepool::packing {
 // Up to this many items on either side are looked at (2^n subsets each); more, and the holes are
 // unknown.
 inline constexpr std::size_t kMaxHoleSide = 16;
+// A caller that has nothing better for a time with more items may ask for up to this many a side
+// (2^20 subsets: a few milliseconds).
+inline constexpr std::size_t kMaxGuessSide = 20;
 // A hole number that stands for "unknown".
 inline constexpr std::uint32_t kUnknownHole = std::numeric_limits<std::uint32_t>::max();
 
@@ -37,11 +40,13 @@ struct HoleSplit {
 enum class Ambiguity { unknown, first_found };
 
 // The holes that the sizes of the items ending and starting at one time imply; none when they are
-// unknown: either side empty or larger than kMaxHoleSide, the totals different, sides of several
-// items totalling 2^47 bytes or more (their sums are not matched), the smallest groups overlapping
-// (ambiguous), or too many groups of equal sums to compare (with Ambiguity::first_found, these last
-// two give a guess instead).
-std::optional<HoleSplit> split_into_holes(std::span<const Bytes> ending, std::span<const Bytes> starting,
-                                          Ambiguity ambiguity = Ambiguity::unknown);
+// unknown: either side empty or larger than `max_side` (at most kMaxGuessSide), the totals
+// different, sides of several items totalling 2^43 bytes or more (their sums are not matched), the
+// smallest groups overlapping (ambiguous), or too many groups of equal sums to compare (with
+// Ambiguity::first_found, these last two give a guess instead).
+std::optional<HoleSplit> split_into_holes(std::span<const Bytes> ending,
+                                          std::span<const Bytes> starting,
+                                          Ambiguity ambiguity = Ambiguity::unknown,
+                                          std::size_t max_side = kMaxHoleSide);
 
 }  // namespace tidepool::packing

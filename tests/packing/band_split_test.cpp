@@ -38,6 +38,35 @@ TEST(PackingBandSplit, SurestFirstWaitsForJoinsThatMakeAGuessCertain) {
   EXPECT_EQ(as_found.left.front().items.size(), problem.items.size());
 }
 
+// Three bands over [0, 2): C, one item; A, 511 bytes refilled at time 1 by the 9 powers of two
+// below 512; B, 261,632 bytes refilled by the 9 from 512 on. At time 1, 2 parts end and 18 start,
+// more than holes are guessed at as they come (kMaxHoleSide); at the end they are guessed at with
+// more parts looked at (kMaxGuessSide), and A and B are two bands (one hole would join them into
+// one).
+TEST(PackingBandSplit, TimesWithManyPartsAreGuessedAtWithMoreLookedAt) {
+  Problem problem;
+  problem.items = {item(7, 0, 2) /* C */, item(511, 0, 1) /* A */, item(261'632, 0, 1) /* B */};
+  for (int k = 0; k < 18; ++k) problem.items.push_back(item(Bytes{1} << k, 1, 2));
+  for (const Guessing guessing : {Guessing::as_found, Guessing::surest_first}) {
+    const Split split = split_top_down(problem, guessing, 0, Deadline::after_seconds(10));
+    EXPECT_TRUE(split.left.empty());
+    ASSERT_EQ(split.single_items.size(), problem.items.size());
+    // Each item's band: the child of the root its leaf is under.
+    std::vector<std::uint32_t> band(problem.items.size());
+    for (const auto& [i, leaf] : split.single_items) {
+      std::uint32_t node = leaf;
+      while (split.nodes[node].parent != 0) node = split.nodes[node].parent;
+      band[i] = node;
+    }
+    EXPECT_TRUE(split.nodes[0].stacked);
+    EXPECT_NE(band[0], band[1]);
+    EXPECT_NE(band[1], band[2]);
+    EXPECT_NE(band[0], band[2]);
+    for (std::size_t k = 0; k < 18; ++k)
+      EXPECT_EQ(band[3 + k], band[k < 9 ? 1 : 2]) << "item " << k;
+  }
+}
+
 // Sizes drawn from 2^32 bytes on fine times: no hole is ambiguous, and both ways take the whole cut
 // tree apart.
 TEST(PackingBandSplit, BothWaysTakeApartCutsWhoseSizesAreUnambiguous) {

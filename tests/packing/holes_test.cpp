@@ -84,15 +84,36 @@ TEST(PackingHoles, UnknownWhenTotalsDifferOrASideIsEmptyOrLarge) {
   EXPECT_TRUE(split_into_holes(std::vector<Bytes>{total}, many).has_value());
 }
 
+// A caller may look at more items a side (kMaxGuessSide), at 2^n subsets each.
+TEST(PackingHoles, LooksAtMoreItemsASideWhenAsked) {
+  // 511 is refilled by the 9 powers of two below 512, 261,632 by the 9 from 512 on: 18 items.
+  std::vector<Bytes> starting;
+  for (int k = 0; k < 18; ++k) starting.push_back(Bytes{1} << k);
+  const std::vector<Bytes> ending = {511, 261'632};
+  EXPECT_FALSE(split_into_holes(ending, starting).has_value()) << "18 > kMaxHoleSide";
+  const std::optional<HoleSplit> split =
+      split_into_holes(ending, starting, Ambiguity::unknown, kMaxGuessSide);
+  ASSERT_TRUE(split.has_value());
+  EXPECT_EQ(split->holes, 2u);
+  for (std::size_t k = 0; k < starting.size(); ++k) {
+    EXPECT_EQ(split->starting[k], split->ending[k < 9 ? 0 : 1]) << "item " << k;
+  }
+  // Never more than kMaxGuessSide, whatever is asked.
+  std::vector<Bytes> many(kMaxGuessSide + 1);
+  for (std::size_t k = 0; k < many.size(); ++k) many[k] = Bytes{1} << k;
+  const std::vector<Bytes> halves = {Bytes{1}, (Bytes{1} << many.size()) - 2};
+  EXPECT_FALSE(split_into_holes(halves, many, Ambiguity::first_found, 64).has_value());
+}
+
 TEST(PackingHoles, UnknownWhenSumsDoNotFitAWordWithTheirSubset) {
-  // Sums of 2^47 bytes and more (no memory is that large) are not matched; one item on a side
+  // Sums of 2^43 bytes and more (no memory is that large) are not matched; one item on a side
   // needs no sums.
   const auto sides = [](Bytes unit) {
     return split_into_holes(std::vector<Bytes>{3 * unit, 5 * unit},
                             std::vector<Bytes>{5 * unit, 3 * unit});
   };
-  EXPECT_FALSE(sides(Bytes{1} << 44).has_value());  // 2^47 a side
-  const std::optional<HoleSplit> split = sides(Bytes{1} << 43);
+  EXPECT_FALSE(sides(Bytes{1} << 40).has_value());  // 2^43 a side
+  const std::optional<HoleSplit> split = sides(Bytes{1} << 39);
   ASSERT_TRUE(split.has_value());
   EXPECT_EQ(split->holes, 2u);
   const Bytes huge = Bytes{1} << 50;

@@ -45,7 +45,7 @@ class BandSplitter {
         split_.single_items.emplace_back(block.items.front(), block.node);
       } else if (deadline.passed() ||  // a clock read per block: far less than its work
                  ((block.cut || !cut_in_time(block, todo)) &&
-                  (block.banded || !split_into_bands(block, todo)))) {
+                  (block.banded || !split_into_bands(block, todo, deadline)))) {
         split_.left.push_back(std::move(block));
       }
     }
@@ -142,7 +142,7 @@ class BandSplitter {
   // the groups found first: the result is checked). Times with too many parts to tell wait until
   // parts joined elsewhere make them fewer; those that never do are guessed at with more parts
   // looked at, and beyond that join all their unbalanced parts.
-  bool split_into_bands(const Block& block, std::vector<Block>& todo) {
+  bool split_into_bands(const Block& block, std::vector<Block>& todo, Deadline deadline) {
     ++generation_;
     events_.clear();
     for (const std::uint32_t i : block.items) {
@@ -171,9 +171,11 @@ class BandSplitter {
       join_surest_first();
     }
     // Times with too many parts to guess at before are guessed at now, looking at more parts
-    // (kMaxGuessSide a side); beyond that, all their parts are one hole.
+    // (kMaxGuessSide a side: 2^20 subsets take 10-20 ms, so not past the deadline); beyond that,
+    // all their parts are one hole.
     for (const Waiting& time : waiting_) {
-      if (!time.joined && !join_holes(time, Unclear::guess, kMaxGuessSide)) {
+      if (time.joined) continue;
+      if (deadline.passed() || !join_holes(time, Unclear::guess, kMaxGuessSide)) {
         join_holes(time, Unclear::one_hole);
       }
     }

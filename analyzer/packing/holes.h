@@ -23,7 +23,7 @@ namespace tidepool::packing {
 // unknown.
 inline constexpr std::size_t kMaxHoleSide = 16;
 // A caller that has nothing better for a time with more items may ask for up to this many a side
-// (2^20 subsets: a few milliseconds).
+// (2^20 subsets: 10-20 ms).
 inline constexpr std::size_t kMaxGuessSide = 20;
 // A hole number that stands for "unknown".
 inline constexpr std::uint32_t kUnknownHole = std::numeric_limits<std::uint32_t>::max();

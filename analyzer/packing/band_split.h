@@ -56,7 +56,7 @@ enum class Guessing {
 };
 
 // The split of `problem` (items of one interval each). With a seed other than 0, the parts at a
-// time are shuffled before their holes are guessed as found, for other guesses than the first
+// time are shuffled before their holes are guessed (either way), for other guesses than the first
 // split's. At the deadline, the blocks not split yet are left as they are (a cut tree as deep as
 // the instance is large, one item peeled off at each level, costs O(items^2)).
 Split split_top_down(const Problem& problem, Guessing guessing, std::uint64_t seed,

@@ -91,11 +91,11 @@ class Tiler {
   explicit Tiler(const BlockPacker& pack_block) : pack_block_(pack_block) {}
 
   // The whole problem, split both ways (Guessing, surest first kSurestTries times, the split that
-  // leaves fewest items kept) when it is small enough to search. When the
-  // splits leave different numbers of items in blocks, both are packed, the one that leaves fewer
-  // first, with half the time, and the lower packing is kept (on the tuning sets of cut instances,
-  // against the first split alone: 7 of 30 lower, 10,000-item seed 18 1.1445 -> 1.0000, seed 28
-  // 1.0746 -> 1.0117; 2 higher, seed 21 1.1763 -> 1.1934; session 16).
+  // leaves fewest items kept) when it is small enough to search. When the splits leave different
+  // numbers of items in blocks, both are packed, the one that leaves fewer first, with half the
+  // time, and the lower packing is kept (on the tuning sets of cut instances, against the first
+  // split alone: 7 of 30 lower, 10,000-item seed 18 1.1445 -> 1.0000, seed 28 1.0746 -> 1.0117; 2
+  // higher, seed 21 1.1763 -> 1.1934; session 16).
   std::optional<Tiling> tile_whole(const Problem& problem, Deadline deadline) const {
     Split as_found = split_top_down(problem, Guessing::as_found, 0, deadline);
     if (problem.items.size() <= kMaxBlockItems) {

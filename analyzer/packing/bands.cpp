@@ -45,6 +45,11 @@ constexpr double kPackerTimelines = 5;
 // a packer given too little time packs large blocks far higher (a 1,364-item block: 1.17x in
 // 0.4 s, 1.06x in 1.3 s).
 constexpr double kTilingFoldShare = 1.0 / 8;
+// A fold that took long (a block of hundreds of thousands of items: 1-2 s) is tried for a tiling
+// for at least this many times what it took, up to half the time left: perfect:1000000:1:3000000
+// folds its 716,753-item block in 1.9 s, and tiling the fold takes 0.4 s, more than an eighth of
+// the 1.1-1.2 s left at 10 s (alone: 1.0001x -> 1.0000x in 7.0 s; session 18).
+constexpr double kTilingPerFoldSecond = 0.3;
 constexpr double kSearchShare = 1.0 / 8;
 constexpr double kPackedFoldShare = 1.0 / 4;
 constexpr std::int64_t kBlockNodesPerItem = 100 * kTilingNodesPerItem;
@@ -96,8 +101,11 @@ class Tiler {
   // time, and the lower packing is kept (on the tuning sets of cut instances, against the first
   // split alone: 7 of 30 lower, 10,000-item seed 18 1.1445 -> 1.0000, seed 28 1.0746 -> 1.0117; 2
   // higher, seed 21 1.1763 -> 1.1934; session 16).
-  std::optional<Tiling> tile_whole(const Problem& problem, Deadline deadline) const {
+  // Past the first split, the time runs up to `apart` if it came apart.
+  std::optional<Tiling> tile_whole(const Problem& problem, Deadline deadline,
+                                   Deadline apart) const {
     Split as_found = split_top_down(problem, Guessing::as_found, 0, deadline);
+    if (items_left(as_found) < problem.items.size()) deadline = apart;
     if (problem.items.size() <= kMaxBlockItems) {
       const Deadline::Clock::time_point started = Deadline::Clock::now();
       Split surest = split_top_down(problem, Guessing::surest_first, 0, deadline);
@@ -238,9 +246,13 @@ class Tiler {
                                                 : std::array{within_holes, unless_holes_differ};
         for (const auto stacking : stackings) {
           if (!fold_fits()) break;
+          const Deadline::Clock::time_point fold_started = Deadline::Clock::now();
           MergedProblem folded(block, stacking);
           if (folded.problem().items.size() == block.items.size()) continue;
-          const Deadline share = Deadline::after_seconds(kTilingFoldShare * deadline.seconds_left());
+          const double fold_seconds = Deadline::seconds_since(fold_started);
+          const double left = deadline.seconds_left();
+          const Deadline share = Deadline::after_seconds(std::max(
+              kTilingFoldShare * left, std::min(kTilingPerFoldSecond * fold_seconds, left / 2)));
           if (const auto tiled = tile(folded.problem(), share, folds_left - 1, false)) {
             return Tiling{folded.expand(tiled->offsets), true};
           }
@@ -292,10 +304,11 @@ class Tiler {
 
 }  // namespace
 
-std::optional<std::vector<Bytes>> tile_by_bands(const Problem& problem, const Timeline& timeline, Deadline deadline,
+std::optional<std::vector<Bytes>> tile_by_bands(const Problem& problem, const Timeline& timeline,
+                                                Deadline deadline, Deadline apart,
                                                 const BlockPacker& pack_block) {
   if (problem.items.empty() || !has_no_slack(problem, timeline)) return std::nullopt;
-  std::optional<Tiling> tiled = Tiler(pack_block).tile_whole(problem, deadline);
+  std::optional<Tiling> tiled = Tiler(pack_block).tile_whole(problem, deadline, apart);
   if (!tiled) return std::nullopt;
   std::vector<Bytes>& offsets = tiled->offsets;
   // Bands hold their items by construction; the checker makes sure.

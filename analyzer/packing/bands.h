@@ -47,8 +47,11 @@ using BlockPacker = std::function<std::vector<Bytes>(const Problem& block, Deadl
 // has slack (tiling_search.h: has_no_slack), when nothing came apart of one of over 50,000 items
 // (packing it whole is the caller's own job), or, with alignments, when bands stacked at sums of
 // sizes are misaligned (the checker's verdict). `timeline` is the problem's.
-// Splitting stops at `deadline`; the rest of the time is shared among the blocks left.
-std::optional<std::vector<Bytes>> tile_by_bands(const Problem& problem, const Timeline& timeline, Deadline deadline,
+// Splitting stops at `deadline`; the rest of the time is shared among the blocks left, up to
+// `apart` (at or after `deadline`) when the split came apart: a caller that keeps time back for
+// what it runs when nothing does gives it to the blocks then.
+std::optional<std::vector<Bytes>> tile_by_bands(const Problem& problem, const Timeline& timeline,
+                                                Deadline deadline, Deadline apart,
                                                 const BlockPacker& pack_block);
 
 }  // namespace tidepool::packing

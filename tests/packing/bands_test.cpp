@@ -41,7 +41,7 @@ std::vector<Bytes> stacked_offsets(const Problem& block) {
 
 std::optional<std::vector<Bytes>> tiled_by_bands(const Problem& problem, Deadline deadline,
                                                  const BlockPacker& pack_block = search_block) {
-  return tile_by_bands(problem, Timeline(problem), deadline, pack_block);
+  return tile_by_bands(problem, Timeline(problem), deadline, deadline, pack_block);
 }
 
 void expect_perfect(const PerfectInstance& instance, const std::optional<std::vector<Bytes>>& offsets) {
@@ -147,7 +147,9 @@ TEST(PackingBands, SplitsADeepCutTreeOrStopsAtTheDeadline) {
   const Timeline timeline(large.problem);  // before the deadline starts: slow under a sanitizer
   for (const BlockPacker& pack_block : {BlockPacker(search_block), stacked}) {
     const auto started = Deadline::Clock::now();
-    const std::optional<std::vector<Bytes>> offsets = tile_by_bands(large.problem, timeline, Deadline::after_seconds(0.5), pack_block);
+    const std::optional<std::vector<Bytes>> offsets =
+        tile_by_bands(large.problem, timeline, Deadline::after_seconds(0.5),
+                      Deadline::after_seconds(0.5), pack_block);
     EXPECT_LT(Deadline::seconds_since(started), 5.0);
     ASSERT_TRUE(offsets.has_value());
     const Bytes height = height_of(large.problem, *offsets);

@@ -12,6 +12,7 @@
 #include "analyzer/packing/bands.h"
 #include "analyzer/packing/completion.h"
 #include "analyzer/packing/exact_search.h"
+#include "analyzer/packing/hole_sweep.h"
 #include "analyzer/packing/item_merging.h"
 #include "analyzer/packing/local_search.h"
 #include "analyzer/packing/orders.h"
@@ -22,6 +23,9 @@
 namespace tidepool::packing {
 namespace {
 
+// The hole sweep, first on instances with no slack: its share of the time (it ends sooner, at the
+// optimum or at the first hole that the tree of orders so far cannot take).
+constexpr double kHoleSweepShare = 0.2;
 // The exact search keeps an overlap graph and costs O(items) per node: it is for instances of a
 // few thousand items.
 constexpr std::size_t kExactMaxItems = 5000;
@@ -124,6 +128,8 @@ class Portfolio {
 
   Solution run() {
     if (tilings_ != Tilings::none && has_no_slack(problem_, timeline_)) {
+      run_hole_sweep();
+      if (done(deadline_)) return std::move(best_.solution);
       const bool large = problem_.items.size() > kLargeInstance;
       const bool bands = tilings_ == Tilings::all;
       if (bands && !large) run_bands(kBandsShare);
@@ -189,6 +195,15 @@ class Portfolio {
     if (!best_.order.empty() && height >= best_.solution.height) return false;
     best_ = {std::move(order), placer, {std::move(offsets), height}};
     return true;
+  }
+
+  // Instances with no slack, swept in time hole by hole (hole_sweep.h): at the lower bound when
+  // the holes are right, else nothing, within a few tenths of a second at 10,000-1,000,000 items.
+  void run_hole_sweep() {
+    const Deadline deadline = Deadline::after_seconds(kHoleSweepShare * deadline_.seconds_left());
+    if (std::optional<std::vector<Bytes>> offsets = sweep_holes(problem_, timeline_, deadline)) {
+      consider_found(std::move(*offsets));
+    }
   }
 
   // Instances with no slack: the tiling search gets most of the time.

@@ -1,0 +1,26 @@
+// Packing an instance with no slack by its holes, swept in time. At every time, the items that
+// end leave holes that the items that start fill exactly (holes.h); each hole's ending items lie
+// next to each other, and its starting items take their place in some order. A PQ-tree over the
+// items live (pq_tree.h) keeps every order of them in address that the holes so far allow, so a
+// choice is never made before a later hole forces it; at the end, the offsets follow from one
+// order of the last items, back in time. Where the holes are right (sizes of many distinct values:
+// a program's memory refilled as it is freed, refill:N:SEED), this is the optimum in about
+// O(items x live items); where a hole is guessed wrong, the tree fails or the packing is not
+// valid, and there is none.
+#pragma once
+
+#include <optional>
+#include <vector>
+
+#include "analyzer/packing/deadline.h"
+#include "analyzer/packing/problem.h"
+#include "analyzer/packing/timeline.h"
+
+namespace tidepool::packing {
+
+// Offsets at the lower bound, valid by the checker, or none: a hole was guessed wrong, or the
+// deadline passed. The problem must satisfy has_no_slack (tiling_search.h); `timeline` is its.
+std::optional<std::vector<Bytes>> sweep_holes(const Problem& problem, const Timeline& timeline,
+                                              Deadline deadline);
+
+}  // namespace tidepool::packing

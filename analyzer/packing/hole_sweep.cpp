@@ -4,6 +4,7 @@
 #include "analyzer/packing/hole_sweep.h"
 
 #include <algorithm>
+#include <random>
 #include <unordered_map>
 #include <utility>
 
@@ -20,6 +21,12 @@ namespace {
 constexpr std::size_t kMaxSmallGroup = 3;
 constexpr std::size_t kMaxPairSide = 280;
 constexpr std::size_t kMaxTripleSide = 64;
+// Where the holes of a time are contested, this many orders of its items are tried for others.
+constexpr int kGuessTries = 8;
+// A sweep whose tree cannot take a hole goes back to a time whose holes were contested (the
+// latest that placed one of the hole's items, else the latest) and takes its next guess, this
+// many times at most.
+constexpr int kMaxBacktracks = 16;
 
 using Items = std::vector<std::uint32_t>;
 
@@ -47,16 +54,23 @@ std::vector<Items> small_groups(const Items& side) {
   return groups;
 }
 
-std::vector<Hole> small_holes(const Problem& problem, const Items& ending, const Items& starting);
+std::vector<Hole> small_holes(const Problem& problem, const Items& ending, const Items& starting,
+                              bool& contested);
 
 // The holes at one time: holes.h's (a guess where it is ambiguous), or small_holes' among many.
-std::vector<Hole> holes_at(const Problem& problem, const Items& ending, const Items& starting) {
+// `contested`: whether other holes would have added up as well (set, never cleared).
+std::vector<Hole> holes_at(const Problem& problem, const Items& ending, const Items& starting,
+                           bool& contested) {
   std::vector<Hole> holes;
   if (ending.size() <= kMaxHoleSide && starting.size() <= kMaxHoleSide) {
     std::vector<Bytes> ends, starts;
     for (const std::uint32_t i : ending) ends.push_back(problem.items[i].size);
     for (const std::uint32_t i : starting) starts.push_back(problem.items[i].size);
-    const std::optional<HoleSplit> split = split_into_holes(ends, starts, Ambiguity::first_found);
+    std::optional<HoleSplit> split = split_into_holes(ends, starts);
+    if (!split) {
+      split = split_into_holes(ends, starts, Ambiguity::first_found);
+      contested = contested || split.has_value();
+    }
     if (!split) return {{ending, starting}};
     holes.resize(split->holes);
     for (std::size_t k = 0; k < ending.size(); ++k)
@@ -65,21 +79,23 @@ std::vector<Hole> holes_at(const Problem& problem, const Items& ending, const It
       holes[split->starting[k]].starting.push_back(starting[k]);
     return holes;
   }
-  holes = small_holes(problem, ending, starting);
+  holes = small_holes(problem, ending, starting, contested);
   // The items left over, when few enough, are split by holes.h.
   if (!holes.empty() && holes.back().ending.size() <= kMaxHoleSide &&
       holes.back().starting.size() <= kMaxHoleSide) {
     Hole rest = std::move(holes.back());
     holes.pop_back();
-    for (Hole& hole : holes_at(problem, rest.ending, rest.starting))
+    for (Hole& hole : holes_at(problem, rest.ending, rest.starting, contested))
       holes.push_back(std::move(hole));
   }
   return holes;
 }
 
 // Among many items, the smallest matching groups first (then in the order of the items), each
-// kept if none of its items is in one kept before; the items left over last, as one more hole.
-std::vector<Hole> small_holes(const Problem& problem, const Items& ending, const Items& starting) {
+// kept if none of its items is in one kept before (contested if one as small was); the items left
+// over last, as one more hole.
+std::vector<Hole> small_holes(const Problem& problem, const Items& ending, const Items& starting,
+                              bool& contested) {
   std::vector<Hole> holes;
   const auto sum = [&](const Items& group) {
     Bytes total = 0;
@@ -99,31 +115,101 @@ std::vector<Hole> small_holes(const Problem& problem, const Items& ending, const
     std::ranges::sort(found);
     for (const std::size_t s : found) matches.emplace_back(g, s);
   }
-  std::ranges::stable_sort(matches, {}, [&](const auto& match) {
+  const auto items = [&](const std::pair<std::size_t, std::size_t>& match) {
     return ending_groups[match.first].size() + starting_groups[match.second].size();
-  });
-  std::unordered_map<std::uint32_t, bool> taken;
-  const auto free = [&](const Items& group) {
-    return std::ranges::none_of(group, [&](std::uint32_t i) { return taken[i]; });
   };
-  for (const auto& [e, s] : matches) {
-    const Items& a = ending_groups[e];
-    const Items& b = starting_groups[s];
-    if (!free(a) || !free(b)) continue;
-    for (const std::uint32_t i : a) taken[i] = true;
-    for (const std::uint32_t i : b) taken[i] = true;
+  std::ranges::stable_sort(matches, {}, items);
+  std::unordered_map<std::uint32_t, std::size_t> taken_by;  // item -> the items of its match
+  for (const auto& match : matches) {
+    const Items& a = ending_groups[match.first];
+    const Items& b = starting_groups[match.second];
+    bool free = true;
+    for (const Items* group : {&a, &b}) {
+      for (const std::uint32_t i : *group) {
+        const auto taken = taken_by.find(i);
+        if (taken == taken_by.end()) continue;
+        free = false;
+        contested = contested || taken->second == items(match);
+      }
+    }
+    if (!free) continue;
+    for (const std::uint32_t i : a) taken_by[i] = items(match);
+    for (const std::uint32_t i : b) taken_by[i] = items(match);
     holes.push_back({a, b});
   }
   Hole rest;
   for (const std::uint32_t i : ending) {
-    if (!taken[i]) rest.ending.push_back(i);
+    if (!taken_by.contains(i)) rest.ending.push_back(i);
   }
   for (const std::uint32_t i : starting) {
-    if (!taken[i]) rest.starting.push_back(i);
+    if (!taken_by.contains(i)) rest.starting.push_back(i);
   }
   if (!rest.ending.empty() || !rest.starting.empty()) holes.push_back(std::move(rest));
   return holes;
 }
+
+// The items that end and start at one time.
+struct Step {
+  Time time = 0;
+  Items ending;
+  Items starting;
+};
+
+// A guess of a step's holes, and where it was contested, the means to guess others: the items
+// in other orders (other groups found first), up to kGuessTries orders in all, each guess once.
+class Guesses {
+ public:
+  Guesses(const Problem& problem, const Step& step, std::uint64_t seed)
+      : problem_(problem), step_(step), random_(seed) {
+    bool contested = false;
+    first_ = holes_at(problem, step.ending, step.starting, contested);
+    if (contested) seen_.push_back(key(first_));
+  }
+
+  bool contested() const { return !seen_.empty(); }
+  std::vector<Hole>& first() { return first_; }
+
+  // Another guess, if the orders left give one.
+  std::optional<std::vector<Hole>> next() {
+    Items ending = step_.ending;
+    Items starting = step_.starting;
+    while (contested() && tries_ < kGuessTries) {
+      ++tries_;
+      std::ranges::shuffle(ending, random_);
+      std::ranges::shuffle(starting, random_);
+      bool contested_again = false;
+      std::vector<Hole> holes = holes_at(problem_, ending, starting, contested_again);
+      std::vector<Items> guess = key(holes);
+      if (std::ranges::find(seen_, guess) != seen_.end()) continue;
+      seen_.push_back(std::move(guess));
+      return holes;
+    }
+    return std::nullopt;
+  }
+
+ private:
+  // The holes as sorted item lists, to tell guesses apart.
+  static std::vector<Items> key(std::vector<Hole> holes) {
+    for (Hole& hole : holes) {
+      std::ranges::sort(hole.ending);
+      std::ranges::sort(hole.starting);
+    }
+    std::ranges::sort(holes, {}, [](const Hole& hole) { return hole.ending.front(); });
+    std::vector<Items> flat;
+    for (Hole& hole : holes) {
+      flat.push_back(std::move(hole.ending));
+      flat.push_back(std::move(hole.starting));
+    }
+    return flat;
+  }
+
+  const Problem& problem_;
+  const Step& step_;
+  std::mt19937_64 random_;
+  std::vector<Hole> first_;
+  std::vector<std::vector<Items>> seen_;
+  int tries_ = 1;
+};
 
 // A hole's ending items as the tree ordered them, the leaves beside them, and what took their
 // place.
@@ -154,29 +240,82 @@ std::optional<std::vector<Bytes>> sweep_holes(const Problem& problem, const Time
     live_first.push_back(i);
   }
 
+  std::vector<Step> steps;
+  for (std::size_t next_start = live_first.size(), next_end = 0; next_start < n;) {
+    Step step{start(by_start[next_start]), {}, {}};
+    for (; next_end < n && end(by_end[next_end]) <= step.time; ++next_end) {
+      if (end(by_end[next_end]) < step.time) return std::nullopt;  // a gap: not without slack
+      step.ending.push_back(by_end[next_end]);
+    }
+    for (; next_start < n && start(by_start[next_start]) == step.time; ++next_start) {
+      step.starting.push_back(by_start[next_start]);
+    }
+    steps.push_back(std::move(step));
+  }
+
+  // The sweep, with a checkpoint (the tree as it was) at every step whose holes were contested.
+  struct Checkpoint {
+    std::size_t step = 0;
+    PQTree tree;
+    std::size_t replaced = 0;
+    Guesses guesses;
+  };
   PQTree tree(n, live_first);
   std::vector<Replaced> replaced;
-  std::size_t next_start = live_first.size();
-  std::size_t next_end = 0;
-  Items ending, starting;
-  while (next_start < n) {
+  std::vector<Checkpoint> checkpoints;
+  std::vector<std::int32_t> placed_at(n, -1);  // per item: the checkpoint whose guess placed it
+  std::optional<std::vector<Hole>> resumed;    // the next guess of the last checkpoint
+  int backtracks = 0;
+  for (std::size_t k = 0; k < steps.size();) {
     if (deadline.passed()) return std::nullopt;
-    const Time time = start(by_start[next_start]);
-    ending.clear();
-    starting.clear();
-    for (; next_end < n && end(by_end[next_end]) <= time; ++next_end) {
-      if (end(by_end[next_end]) < time) return std::nullopt;  // a gap: not without slack
-      ending.push_back(by_end[next_end]);
+    std::vector<Hole> holes;
+    std::int32_t checkpoint = -1;
+    if (resumed) {
+      holes = std::move(*resumed);
+      resumed.reset();
+      checkpoint = static_cast<std::int32_t>(checkpoints.size()) - 1;
+    } else {
+      Guesses guesses(problem, steps[k], k + 1);
+      holes = guesses.first();
+      if (guesses.contested()) {
+        checkpoints.push_back({k, tree.compacted(), replaced.size(), std::move(guesses)});
+        checkpoint = static_cast<std::int32_t>(checkpoints.size()) - 1;
+      }
     }
-    for (; next_start < n && start(by_start[next_start]) == time; ++next_start) {
-      starting.push_back(by_start[next_start]);
+    const Items* failed = nullptr;
+    for (Hole& hole : holes) {
+      std::optional<PQTree::Run> run;
+      if (!hole.ending.empty() && !hole.starting.empty())
+        run = tree.replace(hole.ending, hole.starting);
+      if (!run) {
+        failed = &hole.ending;
+        break;
+      }
+      for (const std::uint32_t i : hole.starting) placed_at[i] = checkpoint;
+      replaced.push_back({steps[k].time, std::move(*run), std::move(hole.starting)});
     }
-    for (Hole& hole : holes_at(problem, ending, starting)) {
-      if (hole.ending.empty() || hole.starting.empty()) return std::nullopt;
-      std::optional<PQTree::Run> run = tree.replace(hole.ending, hole.starting);
-      if (!run) return std::nullopt;
-      replaced.push_back({time, std::move(*run), std::move(hole.starting)});
+    if (!failed) {
+      ++k;
+      continue;
     }
+    // Back to the latest checkpoint that placed one of the hole's items (else the latest) that
+    // has another guess.
+    std::int32_t back = -1;
+    for (const std::uint32_t i : *failed) back = std::max(back, placed_at[i]);
+    if (back < 0) back = static_cast<std::int32_t>(checkpoints.size()) - 1;
+    for (; back >= 0 && ++backtracks <= kMaxBacktracks; --back) {
+      resumed = checkpoints[back].guesses.next();
+      if (resumed) break;
+    }
+    if (!resumed) return std::nullopt;
+    const Checkpoint& to = checkpoints[back];
+    for (std::size_t j = to.step; j <= k; ++j) {
+      for (const std::uint32_t i : steps[j].starting) placed_at[i] = -1;
+    }
+    tree = to.tree.compacted();
+    replaced.resize(to.replaced);
+    k = to.step;
+    while (checkpoints.size() > static_cast<std::size_t>(back) + 1) checkpoints.pop_back();
   }
   // The items live to the end, in one order from 0; then each replaced run where its starting
   // items lie, the way round that keeps it beside a neighbour that outlived it.

@@ -321,6 +321,34 @@ void PQTree::collect(std::int32_t node, std::vector<Leaf>& out, std::size_t most
   }
 }
 
+PQTree PQTree::compacted() const {
+  PQTree copy(leaf_node_.size(), {});
+  if (root_ < 0) return copy;
+  // Each node copied with its children's new indices, children after their parent.
+  std::vector<std::pair<std::int32_t, std::int32_t>> stack = {{root_, -1}};  // (old, new parent)
+  while (!stack.empty()) {
+    const auto [old_index, parent] = stack.back();
+    stack.pop_back();
+    const Node& old_node = nodes_[old_index];
+    const auto index = static_cast<std::int32_t>(copy.nodes_.size());
+    Node node;
+    node.kind = old_node.kind;
+    node.leaf = old_node.leaf;
+    node.parent = parent;
+    copy.nodes_.push_back(std::move(node));
+    if (parent < 0) {
+      copy.root_ = index;
+    } else {
+      copy.nodes_[parent].children.push_back(index);
+    }
+    if (old_node.kind == Kind::leaf) copy.leaf_node_[old_node.leaf] = index;
+    for (auto child = old_node.children.rbegin(); child != old_node.children.rend(); ++child) {
+      stack.emplace_back(*child, index);
+    }
+  }
+  return copy;
+}
+
 std::vector<PQTree::Leaf> PQTree::frontier() const {
   std::vector<Leaf> out;
   if (root_ >= 0) collect(root_, out);

@@ -43,6 +43,9 @@ class PQTree {
   // One frontier.
   std::vector<Leaf> frontier() const;
 
+  // A copy with only the nodes in use (replacements leave the old ones behind).
+  PQTree compacted() const;
+
  private:
   enum class Kind : std::uint8_t { leaf, p, q };
   enum class Label : std::uint8_t { empty, full, partial };

@@ -39,6 +39,14 @@ TEST(PackingHoleSweep, PacksRefilledInstancesAtTheOptimum) {
   expect_optimal(large, swept(large.problem));
 }
 
+TEST(PackingHoleSweep, GuessesAgainWhereTheTreeCannotTakeAHole) {
+  // Four items of 2,489 bytes at one time, two ending and two starting in two holes: the first
+  // guess pairs them wrongly, and the tree cannot take a hole 14 steps later; the sweep goes back
+  // to that time and pairs them the other way round.
+  const PerfectInstance instance = generate_refill(10000, 4);
+  expect_optimal(instance, swept(instance.problem));
+}
+
 TEST(PackingHoleSweep, PacksGuillotineCutsOnFineTimes) {
   const PerfectInstance instance = generate_perfect(2000, 1);
   expect_optimal(instance, swept(instance.problem));

@@ -88,6 +88,22 @@ TEST(PackingPQTree, FailsWhenNoOrderHasTheLeavesConsecutive) {
   EXPECT_FALSE(tree.replace(std::vector<Leaf>{7, 8}, std::vector<Leaf>{9}).has_value());
 }
 
+TEST(PackingPQTree, CompactedCopyAllowsTheSameOrders) {
+  // As above: 7 5 8 in that order once 6 and 2 are replaced.
+  const std::vector<Leaf> leaves = {0, 1, 2, 3};
+  PQTree tree(16, leaves);
+  ASSERT_TRUE(tree.replace(std::vector<Leaf>{0}, std::vector<Leaf>{4, 5, 6}).has_value());
+  ASSERT_TRUE(tree.replace(std::vector<Leaf>{4, 1}, std::vector<Leaf>{7}).has_value());
+  ASSERT_TRUE(tree.replace(std::vector<Leaf>{6, 2}, std::vector<Leaf>{8}).has_value());
+  PQTree copy = tree.compacted();
+  EXPECT_EQ(copy.frontier(), tree.frontier());
+  PQTree other = copy.compacted();
+  EXPECT_FALSE(copy.replace(std::vector<Leaf>{7, 8}, std::vector<Leaf>{9}).has_value());
+  EXPECT_TRUE(other.replace(std::vector<Leaf>{7, 5}, std::vector<Leaf>{9}).has_value());
+  // The original is untouched by either.
+  EXPECT_TRUE(tree.replace(std::vector<Leaf>{5, 8}, std::vector<Leaf>{9}).has_value());
+}
+
 TEST(PackingPQTree, AgreesWithEveryOrderKeptByBruteForce) {
   std::mt19937_64 random(7);
   int successes = 0;

@@ -1,6 +1,7 @@
 // The sweep of hole_sweep.h: the holes of every time (holes.h where few items end and start;
-// else the smallest groups of up to kMaxSmallGroup items a side whose sizes add up alike), each
-// hole a replacement in the PQ-tree; then the offsets, from the last time back.
+// else the smallest groups of up to three items a side whose sizes add up alike), each hole a
+// replacement in the PQ-tree, with a checkpoint where a guess was contested to go back to; then
+// the offsets, from the last time back.
 #include "analyzer/packing/hole_sweep.h"
 
 #include <algorithm>
@@ -17,8 +18,8 @@ namespace tidepool::packing {
 namespace {
 
 // Where more items end or start at one time than holes.h looks at, holes are looked for among
-// groups of up to this many items a side (sums of pairs and triples: distinct sizes tell them).
-constexpr std::size_t kMaxSmallGroup = 3;
+// groups of up to three items a side (distinct sizes tell them): pairs up to kMaxPairSide items a
+// side, triples up to kMaxTripleSide (about 40,000 groups at most).
 constexpr std::size_t kMaxPairSide = 280;
 constexpr std::size_t kMaxTripleSide = 64;
 // Where the holes of a time are contested, this many orders of its items are tried for others.
@@ -35,8 +36,7 @@ struct Hole {
   Items starting;
 };
 
-// The groups of up to kMaxSmallGroup items of `side`: singles, then pairs, then triples (pairs
-// up to kMaxPairSide items, triples up to kMaxTripleSide: about 40,000 groups at most).
+// The groups of up to three items of `side`: singles, then pairs, then triples.
 std::vector<Items> small_groups(const Items& side) {
   std::vector<Items> groups;
   for (const std::uint32_t a : side) groups.push_back({a});
@@ -179,7 +179,7 @@ class Guesses {
       std::ranges::shuffle(starting, random_);
       bool contested_again = false;
       std::vector<Hole> holes = holes_at(problem_, ending, starting, contested_again);
-      std::vector<Items> guess = key(holes);
+      std::vector<std::pair<Items, Items>> guess = key(holes);
       if (std::ranges::find(seen_, guess) != seen_.end()) continue;
       seen_.push_back(std::move(guess));
       return holes;
@@ -189,25 +189,22 @@ class Guesses {
 
  private:
   // The holes as sorted item lists, to tell guesses apart.
-  static std::vector<Items> key(std::vector<Hole> holes) {
-    for (Hole& hole : holes) {
-      std::ranges::sort(hole.ending);
-      std::ranges::sort(hole.starting);
+  static std::vector<std::pair<Items, Items>> key(const std::vector<Hole>& holes) {
+    std::vector<std::pair<Items, Items>> sorted;
+    for (const Hole& hole : holes) {
+      sorted.emplace_back(hole.ending, hole.starting);
+      std::ranges::sort(sorted.back().first);
+      std::ranges::sort(sorted.back().second);
     }
-    std::ranges::sort(holes, {}, [](const Hole& hole) { return hole.ending.front(); });
-    std::vector<Items> flat;
-    for (Hole& hole : holes) {
-      flat.push_back(std::move(hole.ending));
-      flat.push_back(std::move(hole.starting));
-    }
-    return flat;
+    std::ranges::sort(sorted);
+    return sorted;
   }
 
   const Problem& problem_;
   const Step& step_;
   std::mt19937_64 random_;
   std::vector<Hole> first_;
-  std::vector<std::vector<Items>> seen_;
+  std::vector<std::vector<std::pair<Items, Items>>> seen_;
   int tries_ = 1;
 };
 

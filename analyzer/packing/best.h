@@ -1,16 +1,19 @@
 // `best`: our anytime portfolio. In turn, until the lower bound is reached or the deadline passes:
 //  0. for instances with no slack (every section full, one interval per item): up to 200,000
-//     items, tiling by bands (bands.h, 90% of the time; the blocks that do not come apart get a
-//     portfolio of their own, without bands); the tiling search (tiling_search.h) on the items
-//     merged (item_merging.h), stacking all (30% of the time left), then, up to 50,000 items,
-//     stacking within holes and unless holes differ (10% each, for coarse times); then, up to
-//     200,000 items, on the original items (60% of the time left); above 200,000 items, after the
-//     merged tiling, the free-blocks pass, then bands with 80% of the time left;
+//     items, the hole sweep (hole_sweep.h, 10% of the time), then tiling by bands (bands.h, 90%
+//     of the time; the blocks that do not come apart get a portfolio of their own, without
+//     bands); the tiling search (tiling_search.h) on the items merged (item_merging.h), stacking
+//     all (30% of the time left), then, up to 50,000 items, stacking within holes and unless holes
+//     differ (10% each, for coarse times); then, up to 200,000 items, on the original items (60%
+//     of the time left); above 200,000 items, after the merged tiling, bands with 90% of the time
+//     left (less the free-blocks pass's, unless their split came apart), then the free-blocks
+//     pass;
 //  1. greedy placements over several orders: the skyline (skyline_fit.h) first, the only one on
 //     instances above 200,000 items, then lowest first, then gaps best/first fit (left out above
 //     20 M time-overlapping pairs); a run starts only while the time left exceeds what the last
 //     one took, and not after a costly run (50 ms or more) that found nothing lower; then the
-//     online allocator's sweep over free blocks, largest first among items that start together;
+//     online allocator's sweep over free blocks, largest first among items that start together,
+//     then longest first among equal sizes;
 //  2. for instances small enough, the exact search (exact_search.h) at doubling node budgets: at
 //     each budget it tries the lowest capacity not proven infeasible (the lower bound, first),
 //     then capacities below the best height found (a sixteenth of the gap to the bound at a

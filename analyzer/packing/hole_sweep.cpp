@@ -57,37 +57,37 @@ std::vector<Items> small_groups(const Items& side) {
 std::vector<Hole> small_holes(const Problem& problem, const Items& ending, const Items& starting,
                               bool& contested);
 
-// The holes at one time: holes.h's (a guess where it is ambiguous), or small_holes' among many.
+// The holes at one time: small_holes' groups of up to three items a side, and what they leave
+// split by holes.h if few enough (holes.h alone misses large holes of one or two items among
+// small sizes: it matches sums in ascending order and stops at 4,096 matches).
 // `contested`: whether other holes would have added up as well (set, never cleared).
 std::vector<Hole> holes_at(const Problem& problem, const Items& ending, const Items& starting,
                            bool& contested) {
-  std::vector<Hole> holes;
-  if (ending.size() <= kMaxHoleSide && starting.size() <= kMaxHoleSide) {
-    std::vector<Bytes> ends, starts;
-    for (const std::uint32_t i : ending) ends.push_back(problem.items[i].size);
-    for (const std::uint32_t i : starting) starts.push_back(problem.items[i].size);
-    std::optional<HoleSplit> split = split_into_holes(ends, starts);
-    if (!split) {
-      split = split_into_holes(ends, starts, Ambiguity::first_found);
-      contested = contested || split.has_value();
-    }
-    if (!split) return {{ending, starting}};
-    holes.resize(split->holes);
-    for (std::size_t k = 0; k < ending.size(); ++k)
-      holes[split->ending[k]].ending.push_back(ending[k]);
-    for (std::size_t k = 0; k < starting.size(); ++k)
-      holes[split->starting[k]].starting.push_back(starting[k]);
+  std::vector<Hole> holes = small_holes(problem, ending, starting, contested);
+  if (holes.empty() || holes.back().ending.size() > kMaxHoleSide ||
+      holes.back().starting.size() > kMaxHoleSide) {
     return holes;
   }
-  holes = small_holes(problem, ending, starting, contested);
-  // The items left over, when few enough, are split by holes.h.
-  if (!holes.empty() && holes.back().ending.size() <= kMaxHoleSide &&
-      holes.back().starting.size() <= kMaxHoleSide) {
-    Hole rest = std::move(holes.back());
-    holes.pop_back();
-    for (Hole& hole : holes_at(problem, rest.ending, rest.starting, contested))
-      holes.push_back(std::move(hole));
+  const Hole rest = std::move(holes.back());
+  holes.pop_back();
+  std::vector<Bytes> ends, starts;
+  for (const std::uint32_t i : rest.ending) ends.push_back(problem.items[i].size);
+  for (const std::uint32_t i : rest.starting) starts.push_back(problem.items[i].size);
+  std::optional<HoleSplit> split = split_into_holes(ends, starts);
+  if (!split) {
+    split = split_into_holes(ends, starts, Ambiguity::first_found);
+    contested = contested || split.has_value();
   }
+  if (!split) {
+    holes.push_back(rest);
+    return holes;
+  }
+  const std::size_t first = holes.size();
+  holes.resize(first + split->holes);
+  for (std::size_t k = 0; k < rest.ending.size(); ++k)
+    holes[first + split->ending[k]].ending.push_back(rest.ending[k]);
+  for (std::size_t k = 0; k < rest.starting.size(); ++k)
+    holes[first + split->starting[k]].starting.push_back(rest.starting[k]);
   return holes;
 }
 
@@ -295,10 +295,12 @@ std::optional<std::vector<Bytes>> sweep_holes(const Problem& problem, const Time
       ++k;
       continue;
     }
-    // Back to the latest checkpoint that placed one of the hole's items (else the latest) that
-    // has another guess.
-    std::int32_t back = -1;
-    for (const std::uint32_t i : *failed) back = std::max(back, placed_at[i]);
+    // Another guess of this step's holes, else back to the latest checkpoint that placed one of
+    // the hole's items (else the latest) that has another guess.
+    std::int32_t back = checkpoint;
+    if (back < 0) {
+      for (const std::uint32_t i : *failed) back = std::max(back, placed_at[i]);
+    }
     if (back < 0) back = static_cast<std::int32_t>(checkpoints.size()) - 1;
     for (; back >= 0 && ++backtracks <= kMaxBacktracks; --back) {
       resumed = checkpoints[back].guesses.next();

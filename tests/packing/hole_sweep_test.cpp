@@ -31,12 +31,16 @@ void expect_optimal(const PerfectInstance& instance,
 TEST(PackingHoleSweep, PacksRefilledInstancesAtTheOptimum) {
   // Sizes of 32 random bits: the holes at every time are the groups whose sums match. The order
   // of the items within a hole is left open until a later hole fixes it.
-  for (const std::uint64_t seed : {1, 2, 3}) {
+  for (const std::uint64_t seed : {1, 2, 3, 6}) {
     const PerfectInstance instance = generate_refill(2000, seed);
     expect_optimal(instance, swept(instance.problem));
   }
-  const PerfectInstance large = generate_refill(10000, 1);
-  expect_optimal(large, swept(large.problem));
+  // Seed 3 has a hole of one 11,084,219-byte item among times of 15-16 items with small sizes,
+  // whose subset sums holes.h stops matching before they reach it: small groups come first.
+  for (const std::uint64_t seed : {1, 3}) {
+    const PerfectInstance large = generate_refill(10000, seed);
+    expect_optimal(large, swept(large.problem));
+  }
 }
 
 TEST(PackingHoleSweep, GuessesAgainWhereTheTreeCannotTakeAHole) {
@@ -53,10 +57,11 @@ TEST(PackingHoleSweep, PacksGuillotineCutsOnFineTimes) {
 }
 
 TEST(PackingHoleSweep, GivesNoPackingRatherThanAWrongOne) {
-  // Sizes on a lattice (grown) and coarse times make holes ambiguous: a wrong guess ends the
-  // sweep, whatever it had placed.
+  // Sizes on a lattice (grown) and coarse times make holes ambiguous, and refill:10000:7 has a
+  // time where more than 16 items a side are left over once small groups are matched (one hole
+  // for all, which the tree cannot take): a wrong guess ends the sweep, whatever it had placed.
   const std::vector<PerfectInstance> instances = {generate_grown(2000, 1),
-                                                  generate_refill(10000, 2),
+                                                  generate_refill(10000, 7),
                                                   generate_perfect(2000, 3, Bytes{1} << 32, 500)};
   int none = 0;
   for (const PerfectInstance& instance : instances) {

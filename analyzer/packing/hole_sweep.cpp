@@ -1,7 +1,7 @@
-// The sweep of hole_sweep.h: the holes of every time (holes.h where few items end and start;
-// else the smallest groups of up to three items a side whose sizes add up alike), each hole a
-// replacement in the PQ-tree, with a checkpoint where a guess was contested to go back to; then
-// the offsets, from the last time back.
+// The sweep of hole_sweep.h: the holes of every time (the smallest groups of up to three items a
+// side whose sizes add up alike, then holes.h for what they leave), each hole a replacement in
+// the PQ-tree, with a checkpoint where a guess was contested to go back to; then the offsets,
+// from the last time back.
 #include "analyzer/packing/hole_sweep.h"
 
 #include <algorithm>
@@ -17,9 +17,9 @@
 namespace tidepool::packing {
 namespace {
 
-// Where more items end or start at one time than holes.h looks at, holes are looked for among
-// groups of up to three items a side (distinct sizes tell them): pairs up to kMaxPairSide items a
-// side, triples up to kMaxTripleSide (about 40,000 groups at most).
+// Holes are looked for first among groups of up to three items a side (distinct sizes tell
+// them): pairs up to kMaxPairSide items a side, triples up to kMaxTripleSide (about 40,000 groups
+// at most).
 constexpr std::size_t kMaxPairSide = 280;
 constexpr std::size_t kMaxTripleSide = 64;
 // Where the holes of a time are contested, this many orders of its items are tried for others.
@@ -91,9 +91,9 @@ std::vector<Hole> holes_at(const Problem& problem, const Items& ending, const It
   return holes;
 }
 
-// Among many items, the smallest matching groups first (then in the order of the items), each
-// kept if none of its items is in one kept before (contested if one as small was); the items left
-// over last, as one more hole.
+// The smallest matching groups first (then in the order of the items), each kept if none of its
+// items is in one kept before (contested if one as small was); the items left over last, as one
+// more hole.
 std::vector<Hole> small_holes(const Problem& problem, const Items& ending, const Items& starting,
                               bool& contested) {
   std::vector<Hole> holes;

@@ -19,9 +19,12 @@ namespace {
 
 // Holes are looked for first among groups of up to three items a side (distinct sizes tell
 // them): pairs up to kMaxPairSide items a side, triples up to kMaxTripleSide (about 40,000 groups
-// at most).
+// at most). More than 16 items a side left over, up to kMaxQuadSide, are one hole (a hole of many
+// pieces of a cut instance), or on a second guess matched again with groups of four too
+// (refill:10000:7: a time whose 20 and 17 items left were not one hole).
 constexpr std::size_t kMaxPairSide = 280;
 constexpr std::size_t kMaxTripleSide = 64;
+constexpr std::size_t kMaxQuadSide = 40;
 // Where the holes of a time are contested, this many orders of its items are tried for others.
 constexpr int kGuessTries = 8;
 // A sweep whose tree cannot take a hole goes back to a time whose holes were contested (the
@@ -36,8 +39,9 @@ struct Hole {
   Items starting;
 };
 
-// The groups of up to three items of `side`: singles, then pairs, then triples.
-std::vector<Items> small_groups(const Items& side) {
+// The groups of up to three items of `side`: singles, then pairs, then triples; with `quads`,
+// then groups of four.
+std::vector<Items> small_groups(const Items& side, bool quads = false) {
   std::vector<Items> groups;
   for (const std::uint32_t a : side) groups.push_back({a});
   if (side.size() > kMaxPairSide) return groups;
@@ -51,19 +55,41 @@ std::vector<Items> small_groups(const Items& side) {
         groups.push_back({side[a], side[b], side[c]});
     }
   }
+  if (!quads) return groups;
+  for (std::size_t a = 0; a < side.size(); ++a) {
+    for (std::size_t b = a + 1; b < side.size(); ++b) {
+      for (std::size_t c = b + 1; c < side.size(); ++c) {
+        for (std::size_t d = c + 1; d < side.size(); ++d)
+          groups.push_back({side[a], side[b], side[c], side[d]});
+      }
+    }
+  }
   return groups;
 }
 
 std::vector<Hole> small_holes(const Problem& problem, const Items& ending, const Items& starting,
-                              bool& contested);
+                              bool& contested, bool quads = false);
 
 // The holes at one time: small_holes' groups of up to three items a side, and what they leave
 // split by holes.h if few enough (holes.h alone misses large holes of one or two items among
-// small sizes: it matches sums in ascending order and stops at 4,096 matches).
-// `contested`: whether other holes would have added up as well (set, never cleared).
+// small sizes: it matches sums in ascending order and stops at 4,096 matches); more items are one
+// hole, or with `quads`, up to kMaxQuadSide a side, matched again with groups of four first.
+// `contested`: whether other holes would have added up as well (set, never cleared), or a rest
+// of that size was left as one hole.
 std::vector<Hole> holes_at(const Problem& problem, const Items& ending, const Items& starting,
-                           bool& contested) {
+                           bool& contested, bool quads = false) {
   std::vector<Hole> holes = small_holes(problem, ending, starting, contested);
+  if (!holes.empty() &&
+      (holes.back().ending.size() > kMaxHoleSide || holes.back().starting.size() > kMaxHoleSide) &&
+      holes.back().ending.size() <= kMaxQuadSide && holes.back().starting.size() <= kMaxQuadSide) {
+    contested = true;
+    if (quads) {
+      const Hole rest = std::move(holes.back());
+      holes.pop_back();
+      for (Hole& hole : small_holes(problem, rest.ending, rest.starting, contested, true))
+        holes.push_back(std::move(hole));
+    }
+  }
   if (holes.empty() || holes.back().ending.size() > kMaxHoleSide ||
       holes.back().starting.size() > kMaxHoleSide) {
     return holes;
@@ -95,15 +121,15 @@ std::vector<Hole> holes_at(const Problem& problem, const Items& ending, const It
 // items is in one kept before (contested if one as small was); the items left over last, as one
 // more hole.
 std::vector<Hole> small_holes(const Problem& problem, const Items& ending, const Items& starting,
-                              bool& contested) {
+                              bool& contested, bool quads) {
   std::vector<Hole> holes;
   const auto sum = [&](const Items& group) {
     Bytes total = 0;
     for (const std::uint32_t i : group) total += problem.items[i].size;
     return total;
   };
-  const std::vector<Items> ending_groups = small_groups(ending);
-  const std::vector<Items> starting_groups = small_groups(starting);
+  const std::vector<Items> ending_groups = small_groups(ending, quads);
+  const std::vector<Items> starting_groups = small_groups(starting, quads);
   std::unordered_multimap<Bytes, std::size_t> starting_by_sum;
   for (std::size_t g = 0; g < starting_groups.size(); ++g)
     starting_by_sum.emplace(sum(starting_groups[g]), g);
@@ -155,8 +181,9 @@ struct Step {
   Items starting;
 };
 
-// A guess of a step's holes, and where it was contested, the means to guess others: the items
-// in other orders (other groups found first), up to kGuessTries orders in all, each guess once.
+// A guess of a step's holes, and where it was contested, the means to guess others: a large rest
+// split by groups of four, the items in other orders (other groups found first), up to
+// kGuessTries guesses in all, each different guess once.
 class Guesses {
  public:
   Guesses(const Problem& problem, const Step& step, std::uint64_t seed)
@@ -169,16 +196,20 @@ class Guesses {
   bool contested() const { return !seen_.empty(); }
   std::vector<Hole>& first() { return first_; }
 
-  // Another guess, if the orders left give one.
+  // Another guess, if the orders left give one: first the large rest matched with groups of
+  // four, then the items in other orders.
   std::optional<std::vector<Hole>> next() {
     Items ending = step_.ending;
     Items starting = step_.starting;
     while (contested() && tries_ < kGuessTries) {
+      const bool quads = tries_ == 1;
       ++tries_;
-      std::ranges::shuffle(ending, random_);
-      std::ranges::shuffle(starting, random_);
+      if (!quads) {
+        std::ranges::shuffle(ending, random_);
+        std::ranges::shuffle(starting, random_);
+      }
       bool contested_again = false;
-      std::vector<Hole> holes = holes_at(problem_, ending, starting, contested_again);
+      std::vector<Hole> holes = holes_at(problem_, ending, starting, contested_again, quads);
       std::vector<std::pair<Items, Items>> guess = key(holes);
       if (std::ranges::find(seen_, guess) != seen_.end()) continue;
       seen_.push_back(std::move(guess));

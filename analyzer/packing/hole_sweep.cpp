@@ -68,7 +68,7 @@ std::vector<Items> small_groups(const Items& side, bool quads = false) {
 }
 
 std::vector<Hole> small_holes(const Problem& problem, const Items& ending, const Items& starting,
-                              bool& contested, bool quads = false);
+                              bool quads, bool& contested, Hole& rest);
 
 // The holes at one time: small_holes' groups of up to three items a side, and what they leave
 // split by holes.h if few enough (holes.h alone misses large holes of one or two items among
@@ -78,34 +78,34 @@ std::vector<Hole> small_holes(const Problem& problem, const Items& ending, const
 // of that size was left as one hole.
 std::vector<Hole> holes_at(const Problem& problem, const Items& ending, const Items& starting,
                            bool& contested, bool quads = false) {
-  std::vector<Hole> holes = small_holes(problem, ending, starting, contested);
-  if (!holes.empty() &&
-      (holes.back().ending.size() > kMaxHoleSide || holes.back().starting.size() > kMaxHoleSide) &&
-      holes.back().ending.size() <= kMaxQuadSide && holes.back().starting.size() <= kMaxQuadSide) {
+  Hole rest;
+  std::vector<Hole> holes = small_holes(problem, ending, starting, false, contested, rest);
+  const auto larger_than = [&](std::size_t most) {
+    return rest.ending.size() > most || rest.starting.size() > most;
+  };
+  if (larger_than(kMaxHoleSide) && !larger_than(kMaxQuadSide)) {
     contested = true;
     if (quads) {
-      const Hole rest = std::move(holes.back());
-      holes.pop_back();
-      for (Hole& hole : small_holes(problem, rest.ending, rest.starting, contested, true))
+      Hole left;
+      for (Hole& hole : small_holes(problem, rest.ending, rest.starting, true, contested, left))
         holes.push_back(std::move(hole));
+      rest = std::move(left);
     }
   }
-  if (holes.empty() || holes.back().ending.size() > kMaxHoleSide ||
-      holes.back().starting.size() > kMaxHoleSide) {
-    return holes;
-  }
-  const Hole rest = std::move(holes.back());
-  holes.pop_back();
-  std::vector<Bytes> ends, starts;
-  for (const std::uint32_t i : rest.ending) ends.push_back(problem.items[i].size);
-  for (const std::uint32_t i : rest.starting) starts.push_back(problem.items[i].size);
-  std::optional<HoleSplit> split = split_into_holes(ends, starts);
-  if (!split) {
-    split = split_into_holes(ends, starts, Ambiguity::first_found);
-    contested = contested || split.has_value();
+  if (rest.ending.empty() && rest.starting.empty()) return holes;
+  std::optional<HoleSplit> split;
+  if (!larger_than(kMaxHoleSide)) {
+    std::vector<Bytes> ends, starts;
+    for (const std::uint32_t i : rest.ending) ends.push_back(problem.items[i].size);
+    for (const std::uint32_t i : rest.starting) starts.push_back(problem.items[i].size);
+    split = split_into_holes(ends, starts);
+    if (!split) {
+      split = split_into_holes(ends, starts, Ambiguity::first_found);
+      contested = contested || split.has_value();
+    }
   }
   if (!split) {
-    holes.push_back(rest);
+    holes.push_back(std::move(rest));
     return holes;
   }
   const std::size_t first = holes.size();
@@ -117,11 +117,11 @@ std::vector<Hole> holes_at(const Problem& problem, const Items& ending, const It
   return holes;
 }
 
-// The smallest matching groups first (then in the order of the items), each kept if none of its
-// items is in one kept before (contested if one as small was); the items left over last, as one
-// more hole.
+// The smallest matching groups of up to three items a side (four with `quads`) first, then in the
+// order of the items, each kept if none of its items is in one kept before (contested if one as
+// small was); the items left over in `rest`.
 std::vector<Hole> small_holes(const Problem& problem, const Items& ending, const Items& starting,
-                              bool& contested, bool quads) {
+                              bool quads, bool& contested, Hole& rest) {
   std::vector<Hole> holes;
   const auto sum = [&](const Items& group) {
     Bytes total = 0;
@@ -163,14 +163,12 @@ std::vector<Hole> small_holes(const Problem& problem, const Items& ending, const
     for (const std::uint32_t i : b) taken_by[i] = items(match);
     holes.push_back({a, b});
   }
-  Hole rest;
   for (const std::uint32_t i : ending) {
     if (!taken_by.contains(i)) rest.ending.push_back(i);
   }
   for (const std::uint32_t i : starting) {
     if (!taken_by.contains(i)) rest.starting.push_back(i);
   }
-  if (!rest.ending.empty() || !rest.starting.empty()) holes.push_back(std::move(rest));
   return holes;
 }
 

@@ -105,7 +105,8 @@ class Tiler {
   std::optional<Tiling> tile_whole(const Problem& problem, Deadline deadline,
                                    Deadline apart) const {
     Split as_found = split_top_down(problem, Guessing::as_found, 0, deadline);
-    if (items_left(as_found) < problem.items.size()) deadline = apart;
+    const std::size_t left_as_found = items_left(as_found);
+    if (left_as_found < problem.items.size()) deadline = apart;
     if (problem.items.size() <= kMaxBlockItems) {
       const Deadline::Clock::time_point started = Deadline::Clock::now();
       Split surest = split_top_down(problem, Guessing::surest_first, 0, deadline);
@@ -116,7 +117,6 @@ class Tiler {
         Split other = split_top_down(problem, Guessing::surest_first, seed, deadline);
         if (items_left(other) < items_left(surest)) surest = std::move(other);
       }
-      const std::size_t left_as_found = items_left(as_found);
       const std::size_t left_surest = items_left(surest);
       if (left_surest != left_as_found) {
         const bool surest_first = left_surest < left_as_found;

@@ -91,24 +91,36 @@ PQTree::Label PQTree::label_of(std::int32_t node) const {
   return nodes_[node].stamp == stamp_ ? nodes_[node].label : Label::empty;
 }
 
+// The pertinent children of `node` reduced (below the root), then all its children by label;
+// none when a child cannot be reduced.
+std::optional<PQTree::Labelled> PQTree::reduce_children(std::int32_t node) {
+  Children pertinent;
+  for (const std::int32_t child : nodes_[node].children) {
+    if (nodes_[child].stamp == stamp_) pertinent.push_back(child);
+  }
+  for (const std::int32_t child : pertinent) {
+    if (!reduce_below(child)) return std::nullopt;
+  }
+  Labelled labelled;
+  for (const std::int32_t child : nodes_[node].children) {
+    const Label label = label_of(child);
+    (label == Label::empty  ? labelled.empty
+     : label == Label::full ? labelled.full
+                            : labelled.partial)
+        .push_back(child);
+  }
+  return labelled;
+}
+
 // The templates for a node below the pertinent root (P1, P3, P5, Q1, Q2), after its children's.
 bool PQTree::reduce_below(std::int32_t node) {
   if (nodes_[node].kind == Kind::leaf) {
     nodes_[node].label = Label::full;
     return true;
   }
-  Children pertinent;
-  for (const std::int32_t child : nodes_[node].children) {
-    if (nodes_[child].stamp == stamp_) pertinent.push_back(child);
-  }
-  for (const std::int32_t child : pertinent) {
-    if (!reduce_below(child)) return false;
-  }
-  Children empty, full, partial;
-  for (const std::int32_t child : nodes_[node].children) {
-    const Label label = label_of(child);
-    (label == Label::empty ? empty : label == Label::full ? full : partial).push_back(child);
-  }
+  std::optional<Labelled> children_by_label = reduce_children(node);
+  if (!children_by_label) return false;
+  auto& [empty, full, partial] = *children_by_label;
   if (empty.empty() && partial.empty()) {
     nodes_[node].label = Label::full;
     return true;
@@ -156,18 +168,9 @@ bool PQTree::reduce_below(std::int32_t node) {
 // leaves lie then.
 std::optional<PQTree::Full> PQTree::reduce_root(std::int32_t root) {
   if (nodes_[root].kind == Kind::leaf) return Full{root, 0, 0, true};
-  Children pertinent;
-  for (const std::int32_t child : nodes_[root].children) {
-    if (nodes_[child].stamp == stamp_) pertinent.push_back(child);
-  }
-  for (const std::int32_t child : pertinent) {
-    if (!reduce_below(child)) return std::nullopt;
-  }
-  Children empty, full, partial;
-  for (const std::int32_t child : nodes_[root].children) {
-    const Label label = label_of(child);
-    (label == Label::empty ? empty : label == Label::full ? full : partial).push_back(child);
-  }
+  std::optional<Labelled> children_by_label = reduce_children(root);
+  if (!children_by_label) return std::nullopt;
+  auto& [empty, full, partial] = *children_by_label;
   if (empty.empty() && partial.empty()) return Full{root, 0, 0, true};
   const auto full_span = [&](std::int32_t node) {
     const Children& children = nodes_[node].children;

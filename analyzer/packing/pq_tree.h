@@ -71,7 +71,15 @@ class PQTree {
   std::int32_t group(std::vector<std::int32_t> nodes, Label label);
   void put_in_place_of(std::int32_t old_node, std::int32_t new_node);
   void remove_from_parent(std::int32_t node);
+  // A node's children by label.
+  struct Labelled {
+    std::vector<std::int32_t> empty;
+    std::vector<std::int32_t> full;
+    std::vector<std::int32_t> partial;
+  };
+
   Label label_of(std::int32_t node) const;
+  std::optional<Labelled> reduce_children(std::int32_t node);
   bool reduce_below(std::int32_t node);
   std::optional<Full> reduce_root(std::int32_t root);
   void collect(std::int32_t node, std::vector<Leaf>& out,

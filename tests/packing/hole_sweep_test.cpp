@@ -47,10 +47,26 @@ TEST(PackingHoleSweep, PacksRefilledInstancesAtTheOptimum) {
 
 TEST(PackingHoleSweep, GuessesAgainWhereTheTreeCannotTakeAHole) {
   // Four items of 2,489 bytes at one time, two ending and two starting in two holes: the first
-  // guess pairs them wrongly, and the tree cannot take a hole 14 steps later; the sweep goes back
-  // to that time and pairs them the other way round.
+  // guess pairs them wrongly, and 20 steps later the tree cannot take a hole of a 2,489-byte item
+  // that replaced one of them; the sweep goes back through the steps where the refused hole's
+  // items started (and those of the holes that placed them there) to that time, and pairs them the
+  // other way round.
   const PerfectInstance instance = generate_refill(10000, 4);
   expect_optimal(instance, swept(instance.problem));
+}
+
+TEST(PackingHoleSweep, SearchesTheHolesOfAStepWithTheTree) {
+  // Seed 5: one item and three add up alike by chance at a time whose true holes are of two and
+  // three items; the tree refuses what is left, and the search over the time's groups finds the
+  // holes it takes. Seed 6: an item of 225 bytes and three of 20, 120 and 85 alike, and two
+  // 4-byte items paired the wrong way round; the search's first cover is refused 5 steps later,
+  // and its next, with the refused hole's items chosen first, is right. Seed 11: one 3,925-byte
+  // item for another at a time nothing contested, refused 18 steps later: the sweep makes a
+  // checkpoint where the refused hole's items started and searches there.
+  for (const std::uint64_t seed : {5, 6, 11}) {
+    const PerfectInstance instance = generate_refill(10000, seed);
+    expect_optimal(instance, swept(instance.problem));
+  }
 }
 
 TEST(PackingHoleSweep, PacksGuillotineCutsOnFineTimes) {
@@ -59,11 +75,9 @@ TEST(PackingHoleSweep, PacksGuillotineCutsOnFineTimes) {
 }
 
 TEST(PackingHoleSweep, GivesNoPackingRatherThanAWrongOne) {
-  // Sizes on a lattice (grown) and coarse times make holes ambiguous, and refill:10000:5 has a
-  // group of one and three items that add up alike by chance where the true holes are larger: a
-  // wrong guess ends the sweep, whatever it had placed.
+  // Sizes on a lattice (grown) and coarse times make holes ambiguous: a wrong guess that no
+  // other guess mends ends the sweep, whatever it had placed.
   const std::vector<PerfectInstance> instances = {generate_grown(2000, 1),
-                                                  generate_refill(10000, 5),
                                                   generate_perfect(2000, 3, Bytes{1} << 32, 500)};
   int none = 0;
   for (const PerfectInstance& instance : instances) {

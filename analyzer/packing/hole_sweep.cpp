@@ -24,6 +24,13 @@ constexpr int kMaxBacktracks = 16;
 constexpr int kStepSearchBudget = 1024;
 // Covers that were guessed before are passed over, this many at most for one new.
 constexpr int kMaxCoversSkipped = 8;
+// Going back stops once the sweep has taken kGoingBackShare times as long as it took to reach the
+// furthest step, plus kMinGoingBackSeconds: refilled instances are refused late and mended in
+// tenths of a second (refill:10000:8 is refused at a tenth of its steps and needs about 3 times
+// that to mend); cut instances on coarse times are refused within hundredths and their guesses
+// are seldom mended (up to a second spent for nothing at 2,000 items without this).
+constexpr double kGoingBackShare = 4;
+constexpr double kMinGoingBackSeconds = 0.05;
 
 // A hole's ending items as the tree ordered them, the leaves beside them, and what took their
 // place.
@@ -152,6 +159,11 @@ std::optional<std::vector<Bytes>> sweep_holes(const Problem& problem, const Time
   };
   std::optional<std::vector<Hole>> resumed;  // the next guess of the last checkpoint
   int backtracks = 0;
+  // Going back is worth a few times what getting to the furthest step took: where the sweep fails
+  // early (ambiguous holes from the start), it ends early.
+  const Deadline::Clock::time_point started = Deadline::Clock::now();
+  std::size_t furthest = 0;
+  double furthest_seconds = 0;  // when it was first reached
   for (std::size_t k = 0; k < steps.size();) {
     if (deadline.passed()) return std::nullopt;
     std::vector<Hole> holes;
@@ -191,9 +203,15 @@ std::optional<std::vector<Bytes>> sweep_holes(const Problem& problem, const Time
       checkpoint = static_cast<std::int32_t>(checkpoints.size()) - 1;
     }
     if (!failed) {
-      ++k;
+      if (++k > furthest) {
+        furthest = k;
+        furthest_seconds = Deadline::seconds_since(started);
+      }
       continue;
     }
+    if (Deadline::seconds_since(started) >
+        kGoingBackShare * furthest_seconds + kMinGoingBackSeconds)
+      return std::nullopt;
     // Another guess of this step's holes, else of the steps where the refused hole's ending items
     // started, the latest first, and where nothing else is to be had there, of the steps where
     // the ending items of the holes that placed them started, and so on; else of the

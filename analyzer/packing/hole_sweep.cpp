@@ -16,8 +16,8 @@
 namespace tidepool::packing {
 namespace {
 
-// A sweep whose tree cannot take a hole takes another guess of a step before (hole_sweep.cpp's
-// loop says which), this many times at most.
+// A sweep whose tree cannot take a hole takes another guess of that step or of one before (the
+// sweep's loop says which), this many times at most.
 constexpr int kMaxBacktracks = 16;
 // Where the tree refuses a step's holes, the search over its groups with the tree (StepSearch)
 // may try this many replacements for each other guess.
@@ -74,10 +74,10 @@ std::optional<std::vector<Bytes>> sweep_holes(const Problem& problem, const Time
     steps.push_back(std::move(step));
   }
 
-  // The sweep, with a checkpoint (the tree as it was) at every step whose holes were contested.
-  // A step whose guess was contested or refused: the tree before it, and its other guesses: those
-  // of Guesses, then covers that StepSearch finds with the items of the holes refused (at this
-  // step or later) first; each different guess once.
+  // The sweep keeps a checkpoint at every step whose guess was contested or refused, or that it
+  // went back to: the tree before the step, and its other guesses: those of Guesses, then covers
+  // that StepSearch finds with the items of the holes refused (at this step or later) first,
+  // each different guess once.
   struct Checkpoint {
     std::size_t step = 0;
     PQTree tree;

@@ -5,8 +5,9 @@
 // choice is never made before a later hole forces it; at the end, the offsets follow from one
 // order of the last items, back in time. Where the holes are right (sizes of many distinct values:
 // a program's memory refilled as it is freed, refill:N:SEED), this is the optimum in about
-// O(items x live items); where a hole is guessed wrong, the tree fails or the packing is not
-// valid, and there is none.
+// O(items x live items). Where the tree refuses a hole, the sweep guesses again at that time or at
+// the times where the refused hole's items started (step_search.h: a search of a time's holes
+// with the tree); where no guess mends it, or the packing is not valid, there is none.
 #pragma once
 
 #include <optional>

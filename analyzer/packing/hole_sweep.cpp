@@ -24,13 +24,14 @@ constexpr int kMaxBacktracks = 16;
 constexpr int kStepSearchBudget = 1024;
 // Covers that were guessed before are passed over, this many at most for one new.
 constexpr int kMaxCoversSkipped = 8;
-// Going back stops once the sweep has taken kGoingBackShare times as long as it took to reach the
-// furthest step, plus kMinGoingBackSeconds: refilled instances are refused late and mended in
-// tenths of a second (refill:10000:8 is refused at a tenth of its steps and needs about 3 times
-// that to mend); cut instances on coarse times are refused within hundredths and their guesses
-// are seldom mended (up to a second spent for nothing at 2,000 items without this).
-constexpr double kGoingBackShare = 4;
-constexpr double kMinGoingBackSeconds = 0.05;
+// Going back stops once the sweep's work (replacements in the tree, the searches' included) is
+// kGoingBackShare times what reaching the furthest step took, plus kMinGoingBackWork: refilled
+// instances are refused late and mended with a few thousand replacements (refill:10000:8 is
+// refused at a tenth of its steps); cut instances on coarse times are refused within a few steps
+// and their guesses are seldom mended (up to a second spent for nothing at 2,000 items without
+// this). Counted in work, not seconds, so that a slower machine finds the same packing.
+constexpr std::int64_t kGoingBackShare = 4;
+constexpr std::int64_t kMinGoingBackWork = 1024;
 
 // A hole's ending items as the tree ordered them, the leaves beside them, and what took their
 // place.
@@ -88,6 +89,7 @@ std::optional<std::vector<Bytes>> sweep_holes(const Problem& problem, const Time
     Items first;       // the items of refused holes, the latest first
     std::optional<StepSearch> search;
   };
+  std::int64_t work = 0;  // replacements in the tree so far, the searches' included
   const auto next_guess = [&](Checkpoint& at,
                               const Hole& refused) -> std::optional<std::vector<Hole>> {
     const Step& step = steps[at.step];
@@ -114,8 +116,10 @@ std::optional<std::vector<Bytes>> sweep_holes(const Problem& problem, const Time
     if (!at.search) at.search.emplace(problem, step);
     int budget = kStepSearchBudget;
     for (int skip = 0; skip < kMaxCoversSkipped && budget > 0; ++skip) {
+      const int before = budget;
       std::optional<std::vector<Hole>> cover =
           at.search->run(at.tree, at.first, budget, skip, deadline);
+      work += before - budget;
       if (!cover) return std::nullopt;
       const GuessKey guess = guess_key(*cover);
       if (std::ranges::find(at.seen, guess) == at.seen.end() &&
@@ -146,6 +150,7 @@ std::optional<std::vector<Bytes>> sweep_holes(const Problem& problem, const Time
     }
     for (; r < replaced.size() && replaced[r].time < steps[j].time; ++r) {
       rebuilt.replace(replaced[r].run.order, replaced[r].starting);
+      ++work;
     }
     return Checkpoint{j, std::move(rebuilt), r, Guesses(problem, steps[j], j + 1), {taken}, taken};
   };
@@ -161,9 +166,8 @@ std::optional<std::vector<Bytes>> sweep_holes(const Problem& problem, const Time
   int backtracks = 0;
   // Going back is worth a few times what getting to the furthest step took: where the sweep fails
   // early (ambiguous holes from the start), it ends early.
-  const Deadline::Clock::time_point started = Deadline::Clock::now();
   std::size_t furthest = 0;
-  double furthest_seconds = 0;  // when it was first reached
+  std::int64_t furthest_work = 0;  // when it was first reached
   for (std::size_t k = 0; k < steps.size();) {
     if (deadline.passed()) return std::nullopt;
     std::vector<Hole> holes;
@@ -191,6 +195,7 @@ std::optional<std::vector<Bytes>> sweep_holes(const Problem& problem, const Time
         std::optional<PQTree::Run> run;
         if (!hole.ending.empty() && !hole.starting.empty())
           run = tree.replace(hole.ending, hole.starting);
+        ++work;
         if (!run) return std::move(hole);
         replaced.push_back({steps[k].time, std::move(*run), std::move(hole.starting)});
       }
@@ -205,13 +210,11 @@ std::optional<std::vector<Bytes>> sweep_holes(const Problem& problem, const Time
     if (!failed) {
       if (++k > furthest) {
         furthest = k;
-        furthest_seconds = Deadline::seconds_since(started);
+        furthest_work = work;
       }
       continue;
     }
-    if (Deadline::seconds_since(started) >
-        kGoingBackShare * furthest_seconds + kMinGoingBackSeconds)
-      return std::nullopt;
+    if (work > kGoingBackShare * furthest_work + kMinGoingBackWork) return std::nullopt;
     // Another guess of this step's holes, else of the steps where the refused hole's ending items
     // started, the latest first, and where nothing else is to be had there, of the steps where
     // the ending items of the holes that placed them started, and so on; else of the

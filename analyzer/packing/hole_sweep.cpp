@@ -154,7 +154,7 @@ std::optional<std::vector<Bytes>> sweep_holes(const Problem& problem, const Time
     }
     return Checkpoint{j, std::move(rebuilt), r, Guesses(problem, steps[j], j + 1), {taken}, taken};
   };
-  // The holes taken at step j (passed, to be taken again).
+  // The holes replaced at step j.
   const auto taken_at = [&](std::size_t j) {
     std::vector<Hole> taken;
     const auto from = std::ranges::find(replaced, steps[j].time, &Replaced::time);
@@ -180,31 +180,32 @@ std::optional<std::vector<Bytes>> sweep_holes(const Problem& problem, const Time
       Guesses guesses(problem, steps[k], k + 1);
       holes = guesses.first();
       if (guesses.contested()) {
-        checkpoints.push_back({k,
-                               tree.compacted(),
-                               replaced.size(),
-                               std::move(guesses),
-                               {guess_key(holes)},
-                               guess_key(holes)});
+        const GuessKey guessed = guess_key(holes);
+        checkpoints.push_back(
+            {k, tree.compacted(), replaced.size(), std::move(guesses), {guessed}, guessed});
         checkpoint = static_cast<std::int32_t>(checkpoints.size()) - 1;
       }
     }
-    // Replaces the holes in the tree; returns the first it refused.
-    const auto apply = [&](std::vector<Hole>& holes) -> std::optional<Hole> {
-      for (Hole& hole : holes) {
-        std::optional<PQTree::Run> run;
-        if (!hole.ending.empty() && !hole.starting.empty())
-          run = tree.replace(hole.ending, hole.starting);
-        ++work;
-        if (!run) return std::move(hole);
-        replaced.push_back({steps[k].time, std::move(*run), std::move(hole.starting)});
+    // The holes replaced in the tree, up to the first it refuses.
+    std::size_t applied = 0;
+    std::optional<Hole> failed;
+    for (; applied < holes.size(); ++applied) {
+      Hole& hole = holes[applied];
+      std::optional<PQTree::Run> run;
+      if (!hole.ending.empty() && !hole.starting.empty())
+        run = tree.replace(hole.ending, hole.starting);
+      ++work;
+      if (!run) {
+        failed = hole;
+        break;
       }
-      return std::nullopt;
-    };
-    const GuessKey guessed = guess_key(holes);
-    std::optional<Hole> failed = apply(holes);
+      replaced.push_back({steps[k].time, std::move(*run), std::move(hole.starting)});
+    }
     if (failed && checkpoint < 0) {
-      checkpoints.push_back(checkpoint_at(k, guessed));
+      std::vector<Hole> guessed = taken_at(k);  // those replaced, then the refused one and the rest
+      guessed.insert(guessed.end(), holes.begin() + static_cast<std::ptrdiff_t>(applied),
+                     holes.end());
+      checkpoints.push_back(checkpoint_at(k, guess_key(guessed)));
       checkpoint = static_cast<std::int32_t>(checkpoints.size()) - 1;
     }
     if (!failed) {

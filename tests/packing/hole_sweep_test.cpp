@@ -30,21 +30,20 @@ void expect_optimal(const PerfectInstance& instance,
   EXPECT_EQ(height_of(instance.problem, *offsets), instance.optimum);
 }
 
+void expect_refill_swept_optimally(std::size_t items, std::uint64_t seed) {
+  const PerfectInstance instance = generate_refill(items, seed);
+  expect_optimal(instance, swept(instance.problem));
+}
+
 TEST(PackingHoleSweep, PacksRefilledInstancesAtTheOptimum) {
   // Sizes of 32 random bits: the holes at every time are the groups whose sums match. The order
   // of the items within a hole is left open until a later hole fixes it.
-  for (const std::uint64_t seed : {1, 2, 3, 6}) {
-    const PerfectInstance instance = generate_refill(2000, seed);
-    expect_optimal(instance, swept(instance.problem));
-  }
+  for (const std::uint64_t seed : {1, 2, 3, 6}) expect_refill_swept_optimally(2000, seed);
   // Seed 3 has a hole of one 11,084,219-byte item among times of 15-16 items with small sizes,
   // whose subset sums holes.h stops matching before they reach it: small groups come first. Seed
   // 7 has a time where 20 and 17 items are left once groups of up to three are matched: groups of
   // four split them.
-  for (const std::uint64_t seed : {1, 3, 7}) {
-    const PerfectInstance large = generate_refill(10000, seed);
-    expect_optimal(large, swept(large.problem));
-  }
+  for (const std::uint64_t seed : {1, 3, 7}) expect_refill_swept_optimally(10000, seed);
 }
 
 TEST(PackingHoleSweep, GuessesAgainWhereTheTreeCannotTakeAHole) {
@@ -53,8 +52,7 @@ TEST(PackingHoleSweep, GuessesAgainWhereTheTreeCannotTakeAHole) {
   // that replaced one of them; the sweep goes back through the steps where the refused hole's
   // items started (and those of the holes that placed them there) to that time, and pairs them the
   // other way round.
-  const PerfectInstance instance = generate_refill(10000, 4);
-  expect_optimal(instance, swept(instance.problem));
+  expect_refill_swept_optimally(10000, 4);
 }
 
 TEST(PackingHoleSweep, SearchesTheHolesOfAStepWithTheTree) {
@@ -65,10 +63,7 @@ TEST(PackingHoleSweep, SearchesTheHolesOfAStepWithTheTree) {
   // and its next, with the refused hole's items chosen first, is right. Seed 11: one 3,925-byte
   // item for another at a time nothing contested, refused 18 steps later: the sweep makes a
   // checkpoint where the refused hole's items started and searches there.
-  for (const std::uint64_t seed : {5, 6, 11}) {
-    const PerfectInstance instance = generate_refill(10000, seed);
-    expect_optimal(instance, swept(instance.problem));
-  }
+  for (const std::uint64_t seed : {5, 6, 11}) expect_refill_swept_optimally(10000, seed);
 }
 
 TEST(PackingHoleSweep, PacksGuillotineCutsOnFineTimes) {

@@ -7,11 +7,11 @@
 #include <algorithm>
 #include <utility>
 
-#include "analyzer/packing/checker.h"
-#include "analyzer/packing/completion.h"
 #include "analyzer/packing/hole_guesses.h"
 #include "analyzer/packing/pq_tree.h"
 #include "analyzer/packing/step_search.h"
+#include "analyzer/packing/sweep_steps.h"
+#include "analyzer/packing/whole_step_sweep.h"
 
 namespace tidepool::packing {
 namespace {
@@ -33,47 +33,13 @@ constexpr int kMaxCoversSkipped = 8;
 constexpr std::int64_t kGoingBackShare = 4;
 constexpr std::int64_t kMinGoingBackWork = 1024;
 
-// A hole's ending items as the tree ordered them, the leaves beside them, and what took their
-// place.
-struct Replaced {
-  Time time = 0;
-  PQTree::Run run;
-  Items starting;
-};
-
-}  // namespace
-
-std::optional<std::vector<Bytes>> sweep_holes(const Problem& problem, const Timeline& timeline,
-                                              Deadline deadline) {
+// Each step's holes guessed from sizes, mended where the tree refuses them.
+std::optional<std::vector<Bytes>> sweep_guessed_holes(const Problem& problem,
+                                                      const Timeline& timeline, Steps& all,
+                                                      Deadline deadline) {
   const std::size_t n = problem.items.size();
-  if (n == 0) return std::vector<Bytes>{};
-  const auto start = [&](std::uint32_t i) { return problem.items[i].live.front().lower; };
-  const auto end = [&](std::uint32_t i) { return problem.items[i].live.front().upper; };
-  // The items by start and by end; the tree begins with those live first.
-  std::vector<std::uint32_t> by_start(n);
-  for (std::uint32_t i = 0; i < n; ++i) by_start[i] = i;
-  std::vector<std::uint32_t> by_end = by_start;
-  std::ranges::sort(by_start, {}, [&](std::uint32_t i) { return std::pair(start(i), i); });
-  std::ranges::sort(by_end, {}, [&](std::uint32_t i) { return std::pair(end(i), i); });
-  const Time first = start(by_start.front());
-  Items live_first;
-  for (const std::uint32_t i : by_start) {
-    if (start(i) != first) break;
-    live_first.push_back(i);
-  }
-
-  std::vector<Step> steps;
-  for (std::size_t next_start = live_first.size(), next_end = 0; next_start < n;) {
-    Step step{start(by_start[next_start]), {}, {}};
-    for (; next_end < n && end(by_end[next_end]) <= step.time; ++next_end) {
-      if (end(by_end[next_end]) < step.time) return std::nullopt;  // a gap: not without slack
-      step.ending.push_back(by_end[next_end]);
-    }
-    for (; next_start < n && start(by_start[next_start]) == step.time; ++next_start) {
-      step.starting.push_back(by_start[next_start]);
-    }
-    steps.push_back(std::move(step));
-  }
+  const Items& live_first = all.live_first;
+  std::vector<Step>& steps = all.steps;
 
   // The sweep keeps a checkpoint at every step whose guess was contested or refused, or that it
   // went back to: the tree before the step, and its other guesses: those of Guesses, then covers
@@ -273,35 +239,19 @@ std::optional<std::vector<Bytes>> sweep_holes(const Problem& problem, const Time
     }
     if (!resumed) return std::nullopt;
   }
-  // The items live to the end, in one order from 0; then each replaced run where its starting
-  // items lie, the way round that keeps it beside a neighbour that outlived it.
-  std::vector<Bytes> offsets(n, kUnplaced);
-  Bytes top = 0;
-  for (const std::uint32_t i : tree.frontier()) {
-    offsets[i] = top;
-    top += problem.items[i].size;
-  }
-  if (top != timeline.peak()) return std::nullopt;
-  for (auto r = replaced.rbegin(); r != replaced.rend(); ++r) {
-    Bytes low = offsets[r->starting.front()];
-    for (const std::uint32_t i : r->starting) low = std::min(low, offsets[i]);
-    const auto outlives = [&](std::uint32_t i) { return end(i) > r->time; };
-    bool mirrored = false;
-    if (const auto before = std::ranges::find_if(r->run.before, outlives);
-        before != r->run.before.end()) {
-      mirrored = offsets[*before] > low;
-    } else if (const auto after = std::ranges::find_if(r->run.after, outlives);
-               after != r->run.after.end()) {
-      mirrored = offsets[*after] < low;
-    }
-    if (mirrored) std::ranges::reverse(r->run.order);
-    for (const std::uint32_t i : r->run.order) {
-      offsets[i] = low;
-      low += problem.items[i].size;
-    }
-  }
-  if (!check(problem, {offsets, timeline.peak()}).valid) return std::nullopt;
-  return offsets;
+  return offsets_of(problem, timeline, tree, replaced);
+}
+
+}  // namespace
+
+std::optional<std::vector<Bytes>> sweep_holes(const Problem& problem, const Timeline& timeline,
+                                              Deadline deadline, SweepPasses passes) {
+  if (problem.items.empty()) return std::vector<Bytes>{};
+  std::optional<Steps> steps = steps_of(problem);
+  if (!steps) return std::nullopt;
+  if (auto offsets = sweep_whole_steps(problem, timeline, *steps, deadline)) return offsets;
+  if (passes == SweepPasses::whole_steps) return std::nullopt;
+  return sweep_guessed_holes(problem, timeline, *steps, deadline);
 }
 
 }  // namespace tidepool::packing

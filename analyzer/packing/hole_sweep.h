@@ -19,9 +19,14 @@
 
 namespace tidepool::packing {
 
+// The passes of the sweep: every time one hole (whole_step_sweep.h), then, where the tree refuses
+// that, each time's holes guessed from sizes; or the first alone.
+enum class SweepPasses { whole_steps, all };
+
 // Offsets at the lower bound, valid by the checker, or none: a hole was guessed wrong, or the
 // deadline passed. The problem must satisfy has_no_slack (tiling_search.h); `timeline` is its.
 std::optional<std::vector<Bytes>> sweep_holes(const Problem& problem, const Timeline& timeline,
-                                              Deadline deadline);
+                                              Deadline deadline,
+                                              SweepPasses passes = SweepPasses::all);
 
 }  // namespace tidepool::packing

@@ -30,7 +30,8 @@ namespace {
 constexpr double kHoleSweepShare = 0.1;
 // Above kLargeInstance items, the sweep's first pass alone (every time one hole), after the
 // merged tiling: its share of the time left (3.0-3.6 s at 1,000,000 grown items, where every time
-// has one hole; 0.2-2.5 s to fail on cut instances, which the merged tiling packs before).
+// has one hole; 0.2-2.5 s to fail on cut instances, which the merged tiling packs before), less
+// the free-blocks pass's reserve (kFreeBlocksTimelines), so that a packing is had in time.
 constexpr double kLargeHoleSweepShare = 0.6;
 // The exact search keeps an overlap graph and costs O(items) per node: it is for instances of a
 // few thousand items.
@@ -147,7 +148,10 @@ class Portfolio {
         merged_counts.push_back(run_merged_tiling(stacking, merged_counts, kWithinHolesTilingShare));
       }
       if (done(deadline_)) return std::move(best_.solution);
-      if (large) run_hole_sweep(kLargeHoleSweepShare, SweepPasses::whole_steps);
+      if (large) {
+        run_hole_sweep(kLargeHoleSweepShare, SweepPasses::whole_steps,
+                       kFreeBlocksTimelines * timeline_seconds_);
+      }
       if (done(deadline_)) return std::move(best_.solution);
       if (!large) {
         run_tiling();
@@ -207,8 +211,10 @@ class Portfolio {
 
   // Instances with no slack, swept in time hole by hole (hole_sweep.h): at the lower bound when
   // the holes are right, else nothing.
-  void run_hole_sweep(double share, SweepPasses passes) {
-    const Deadline deadline = Deadline::after_seconds(share * deadline_.seconds_left());
+  // `reserve`: the seconds kept back for what follows (a first packing of a large instance).
+  void run_hole_sweep(double share, SweepPasses passes, double reserve = 0) {
+    const double left = deadline_.seconds_left();
+    const Deadline deadline = Deadline::after_seconds(std::min(share * left, left - reserve));
     if (auto offsets = sweep_holes(problem_, timeline_, deadline, passes)) {
       consider_found(std::move(*offsets));
     }

@@ -35,11 +35,11 @@ constexpr std::int64_t kMinGoingBackWork = 1024;
 
 // Each step's holes guessed from sizes, mended where the tree refuses them.
 std::optional<std::vector<Bytes>> sweep_guessed_holes(const Problem& problem,
-                                                      const Timeline& timeline, Steps& all,
+                                                      const Timeline& timeline, const Steps& all,
                                                       Deadline deadline) {
   const std::size_t n = problem.items.size();
   const Items& live_first = all.live_first;
-  std::vector<Step>& steps = all.steps;
+  const std::vector<Step>& steps = all.steps;
 
   // The sweep keeps a checkpoint at every step whose guess was contested or refused, or that it
   // went back to: the tree before the step, and its other guesses: those of Guesses, then covers
@@ -249,9 +249,10 @@ std::optional<std::vector<Bytes>> sweep_holes(const Problem& problem, const Time
   if (problem.items.empty()) return std::vector<Bytes>{};
   std::optional<Steps> steps = steps_of(problem);
   if (!steps) return std::nullopt;
-  if (auto offsets = sweep_whole_steps(problem, timeline, *steps, deadline)) return offsets;
-  if (passes == SweepPasses::whole_steps) return std::nullopt;
-  return sweep_guessed_holes(problem, timeline, *steps, deadline);
+  if (passes == SweepPasses::all) {
+    if (auto offsets = sweep_guessed_holes(problem, timeline, *steps, deadline)) return offsets;
+  }
+  return sweep_whole_steps(problem, timeline, *steps, deadline);
 }
 
 }  // namespace tidepool::packing

@@ -12,28 +12,28 @@ namespace tidepool::packing {
 
 std::optional<Steps> steps_of(const Problem& problem) {
   const std::size_t n = problem.items.size();
-  const auto start = [&](std::uint32_t i) { return problem.items[i].live.front().lower; };
-  const auto end = [&](std::uint32_t i) { return problem.items[i].live.front().upper; };
-  std::vector<std::uint32_t> by_start(n);
-  for (std::uint32_t i = 0; i < n; ++i) by_start[i] = i;
-  std::vector<std::uint32_t> by_end = by_start;
-  std::ranges::sort(by_start, {}, [&](std::uint32_t i) { return std::pair(start(i), i); });
-  std::ranges::sort(by_end, {}, [&](std::uint32_t i) { return std::pair(end(i), i); });
-  const Time first = start(by_start.front());
-  Steps out;
-  for (const std::uint32_t i : by_start) {
-    if (start(i) != first) break;
-    out.live_first.push_back(i);
+  // (time, item) pairs sorted, rather than items sorted through their intervals: a third of the
+  // time at 1,000,000 items.
+  std::vector<std::pair<Time, std::uint32_t>> starts(n);
+  std::vector<std::pair<Time, std::uint32_t>> ends(n);
+  for (std::uint32_t i = 0; i < n; ++i) {
+    starts[i] = {problem.items[i].live.front().lower, i};
+    ends[i] = {problem.items[i].live.front().upper, i};
   }
-  for (std::size_t next_start = out.live_first.size(), next_end = 0; next_start < n;) {
-    Step step{start(by_start[next_start]), {}, {}};
-    for (; next_end < n && end(by_end[next_end]) <= step.time; ++next_end) {
-      if (end(by_end[next_end]) < step.time) return std::nullopt;  // a gap: not without slack
-      step.ending.push_back(by_end[next_end]);
+  std::ranges::sort(starts);
+  std::ranges::sort(ends);
+  Steps out;
+  std::size_t next_start = 0;
+  for (; next_start < n && starts[next_start].first == starts.front().first; ++next_start)
+    out.live_first.push_back(starts[next_start].second);
+  for (std::size_t next_end = 0; next_start < n;) {
+    Step step{starts[next_start].first, {}, {}};
+    for (; next_end < n && ends[next_end].first <= step.time; ++next_end) {
+      if (ends[next_end].first < step.time) return std::nullopt;  // a gap: not without slack
+      step.ending.push_back(ends[next_end].second);
     }
-    for (; next_start < n && start(by_start[next_start]) == step.time; ++next_start) {
-      step.starting.push_back(by_start[next_start]);
-    }
+    for (; next_start < n && starts[next_start].first == step.time; ++next_start)
+      step.starting.push_back(starts[next_start].second);
     out.steps.push_back(std::move(step));
   }
   return out;
@@ -51,14 +51,14 @@ std::optional<std::vector<Bytes>> offsets_of(const Problem& problem, const Timel
   for (auto r = replaced.rbegin(); r != replaced.rend(); ++r) {
     Bytes low = offsets[r->starting.front()];
     for (const std::uint32_t i : r->starting) low = std::min(low, offsets[i]);
-    const auto outlives = [&](std::uint32_t i) {
-      return problem.items[i].live.front().upper > r->time;
-    };
+    // A neighbour already placed: one that outlived the run, or one of another hole of the same
+    // time placed before it (the holes of one time can be each other's only neighbours).
+    const auto placed = [&](std::uint32_t i) { return offsets[i] != kUnplaced; };
     bool mirrored = false;
-    if (const auto before = std::ranges::find_if(r->run.before, outlives);
+    if (const auto before = std::ranges::find_if(r->run.before, placed);
         before != r->run.before.end()) {
       mirrored = offsets[*before] > low;
-    } else if (const auto after = std::ranges::find_if(r->run.after, outlives);
+    } else if (const auto after = std::ranges::find_if(r->run.after, placed);
                after != r->run.after.end()) {
       mirrored = offsets[*after] < low;
     }

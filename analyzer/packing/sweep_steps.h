@@ -34,7 +34,7 @@ std::optional<Steps> steps_of(const Problem& problem);
 
 // The offsets from the tree at the end and the replacements: the items live to the end in one
 // order from 0; then each replaced run where its starting items lie, the way round that keeps it
-// beside a neighbour that outlived it (the runs turned round in place). None unless valid at the
+// beside a neighbour placed before it (the runs turned round in place). None unless valid at the
 // lower bound.
 std::optional<std::vector<Bytes>> offsets_of(const Problem& problem, const Timeline& timeline,
                                              const PQTree& tree, std::vector<Replaced>& replaced);

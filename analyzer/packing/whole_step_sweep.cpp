@@ -45,7 +45,7 @@ constexpr std::size_t kMaxSplitFirstSide = 8;
 // The tree is copied every kMarkStride steps, to rebuild it before a refused step, and the last
 // kKeptMarks copies kept; where a step is refused and its own choices do not take the steps after
 // it, the steps where its ending items started (suspects) are looked at, kMaxSuspects at most.
-constexpr std::size_t kMarkStride = 256;
+constexpr std::size_t kMarkStride = 1024;
 constexpr std::size_t kKeptMarks = 16;
 constexpr int kMaxSuspects = 4;
 
@@ -143,10 +143,11 @@ class WholeStepSweep {
         started_at_(problem.items.size(), 0) {
     replaced_.reserve(steps_.size());
     may_split_.resize(steps_.size());
-    std::size_t count = 0;
+    std::size_t count = 0;  // steps that split; the count stops once splits are not rare
     std::vector<std::vector<Hole>> found;
     for (std::size_t k = 0; k < steps_.size(); ++k) {
       for (const std::uint32_t i : steps_[k].starting) started_at_[i] = k;
+      if (count * kRareSplits > steps_.size()) continue;
       if (steps_[k].ending.size() > kMaxSplitFirstSide ||
           steps_[k].starting.size() > kMaxSplitFirstSide) {
         continue;

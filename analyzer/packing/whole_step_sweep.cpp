@@ -40,7 +40,11 @@ constexpr std::size_t kKeptRefusals = 4;
 // Where at most one step in kRareSplits splits into two holes whose sizes add up, those steps are
 // split first (the whole step is their last choice); elsewhere sizes add up by chance (sizes of
 // few values, grown:N:SEED), and a step is split only where the tree refuses it whole.
+// Where splits are not rare and sizes seldom repeat (fewer than kRepeatedSizes items a size on
+// average), the holes that add up are true ones: times have many holes (refill:N:SEED, cuts on
+// coarse times), and the pass gives up at once.
 constexpr std::size_t kRareSplits = 100;
+constexpr std::size_t kRepeatedSizes = 4;
 constexpr std::size_t kMaxSplitFirstSide = 8;
 // The tree is copied every kMarkStride steps, to rebuild it before a refused step, and the last
 // kKeptMarks copies kept; where a step is refused and its own choices do not take the steps after
@@ -159,10 +163,18 @@ class WholeStepSweep {
       count += may_split_[k];
     }
     splits_rare_ = count * kRareSplits <= steps_.size();
+    std::vector<Bytes> sizes;
+    sizes.reserve(problem.items.size());
+    for (const Item& item : problem.items) sizes.push_back(item.size);
+    std::ranges::sort(sizes);
+    const auto distinct = static_cast<std::size_t>(
+        std::ranges::distance(sizes.begin(), std::ranges::unique(sizes).begin()));
+    sizes_repeat_ = distinct * kRepeatedSizes <= sizes.size();
   }
 
   // The replacements that take every step, or none.
   std::optional<std::vector<Replaced>> run() {
+    if (!splits_rare_ && !sizes_repeat_) return std::nullopt;
     int refused = 0;
     int backtracks = 0;
     for (std::size_t k = 0; k < steps_.size();) {
@@ -368,6 +380,8 @@ class WholeStepSweep {
   // values, that add up by chance seldom), those are split first.
   std::vector<char> may_split_;
   bool splits_rare_ = false;
+  // Whether sizes repeat (few values), so that they add up by chance.
+  bool sizes_repeat_ = false;
 };
 
 }  // namespace

@@ -1,7 +1,8 @@
 // The sweep of hole_sweep.h: each time's holes guessed (hole_guesses.h), each hole a replacement
 // in the PQ-tree; where the tree refuses a hole, other guesses of that time or of the times where
 // the refused hole's items started (StepSearch, step_search.h, once the guesses are spent), from
-// a checkpoint there; then the offsets, from the last time back.
+// a checkpoint there; where that fails, the whole-step pass (whole_step_sweep.h). The offsets
+// follow from the replacements (sweep_steps.h).
 #include "analyzer/packing/hole_sweep.h"
 
 #include <algorithm>

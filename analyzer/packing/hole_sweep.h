@@ -3,11 +3,13 @@
 // next to each other, and its starting items take their place in some order. A PQ-tree over the
 // items live (pq_tree.h) keeps every order of them in address that the holes so far allow, so a
 // choice is never made before a later hole forces it; at the end, the offsets follow from one
-// order of the last items, back in time. Where the holes are right (sizes of many distinct values:
-// a program's memory refilled as it is freed, refill:N:SEED), this is the optimum in about
-// O(items x live items). Where the tree refuses a hole, the sweep guesses again at that time or at
-// the times where the refused hole's items started (step_search.h: a search of a time's holes
-// with the tree); where no guess mends it, or the packing is not valid, there is none.
+// order of the last items, back in time. Two passes: each time's holes guessed from sizes (sizes
+// of many distinct values tell them: a program's memory refilled as it is freed, refill:N:SEED),
+// where the tree refuses a hole guessed again at that time or at the times where the refused
+// hole's items started (step_search.h: a search of a time's holes with the tree); then every
+// time one hole (whole_step_sweep.h: pieces cut or grown at times of their own, whatever their
+// sizes). Each is the optimum in about O(items x live items) where it holds; where neither
+// holds, or the packing is not valid, there is none.
 #pragma once
 
 #include <optional>

@@ -37,12 +37,13 @@ constexpr int kMinRefusedSteps = 4;
 constexpr std::size_t kStepsPerRefusal = 1024;
 constexpr int kMaxBacktracks = 16;
 constexpr std::size_t kKeptRefusals = 4;
-// Where at most one step in kRareSplits splits into two holes whose sizes add up, those steps are
-// split first (the whole step is their last choice); elsewhere sizes add up by chance (sizes of
-// few values, grown:N:SEED), and a step is split only where the tree refuses it whole.
-// Where splits are not rare and sizes seldom repeat (fewer than kRepeatedSizes items a size on
-// average), the holes that add up are true ones: times have many holes (refill:N:SEED, cuts on
-// coarse times), and the pass gives up at once.
+// Splits into two holes that add up are counted over the steps of up to kMaxSplitFirstSide items
+// a side. Where at most one step in kRareSplits has one (sizes of random bits, that add up by
+// chance seldom: cuts on fine times), those steps are split first, the whole step their last
+// choice. Where splits are common and sizes repeat (kRepeatedSizes items or more a size on
+// average: grown:N:SEED), they add up by chance, and a step is split only where the tree refuses
+// it whole. Where splits are common and sizes seldom repeat, the holes that add up are true ones:
+// times have many holes (refill:N:SEED, cuts on coarse times), and the pass gives up at once.
 constexpr std::size_t kRareSplits = 100;
 constexpr std::size_t kRepeatedSizes = 4;
 constexpr std::size_t kMaxSplitFirstSide = 8;

@@ -19,6 +19,10 @@ namespace {
 // split's ending items tried in a copy of the tree) and starting.
 constexpr std::size_t kMaxSplitEnding = 14;
 constexpr std::size_t kMaxSplitStarting = 16;
+// Larger steps: the splits grown with the tree (add_grown_splits), each with up to
+// kMaxGrownSplits ways to split the starting items, of up to 2 x kMaxHalfSide.
+constexpr std::size_t kMaxGrownSplits = 256;
+constexpr std::size_t kMaxHalfSide = 14;
 // Guesses by sizes (this many at most) have their holes merged in every way where they have up
 // to kMaxMergedHoles (52 ways for 5, 203 for 6).
 constexpr int kMergedGuesses = 4;
@@ -26,7 +30,7 @@ constexpr std::size_t kMaxMergedHoles = 6;
 // A choice at a refused step is judged by the steps taken whole after it, up to this many; of a
 // step's candidates, the first kMaxLookedAhead that the tree takes are judged so, of the first
 // kMaxTried.
-constexpr std::size_t kLookAheadSteps = 256;
+constexpr std::size_t kLookAheadSteps = 1024;
 constexpr int kMaxLookedAhead = 256;
 constexpr std::size_t kMaxTried = 1024;
 // The sweep gives up where more steps were refused than kMinRefusedSteps, plus one per
@@ -93,6 +97,74 @@ void add_two_hole_splits(const Problem& problem, const Step& step, Takes takes,
       split(starting, match->second, holes[0].starting, holes[1].starting);
       out.push_back(std::move(holes));
       if (--limit == 0) return;
+    }
+  }
+}
+
+// The subsets of `side` (neither empty nor all of it) whose sizes add up to `sum`, up to `limit`:
+// the sums of each half's subsets, matched (meet in the middle); up to 2 x kMaxHalfSide items.
+std::vector<std::uint32_t> subsets_adding_up(const Problem& problem, const Items& side, Bytes sum,
+                                             std::size_t limit) {
+  std::vector<std::uint32_t> out;
+  if (side.size() > 2 * kMaxHalfSide) return out;
+  const std::size_t low_count = side.size() / 2;
+  const auto sums = [&](std::size_t from, std::size_t count) {
+    std::vector<std::pair<Bytes, std::uint32_t>> all;
+    for (std::uint32_t mask = 0; mask < (1u << count); ++mask) {
+      Bytes total = 0;
+      for (std::size_t b = 0; b < count; ++b)
+        if (mask >> b & 1) total += problem.items[side[from + b]].size;
+      all.emplace_back(total, mask);
+    }
+    return all;
+  };
+  const std::vector<std::pair<Bytes, std::uint32_t>> low = sums(0, low_count);
+  std::vector<std::pair<Bytes, std::uint32_t>> high = sums(low_count, side.size() - low_count);
+  std::ranges::sort(high);
+  const std::uint32_t all = (1u << side.size()) - 1;
+  for (const auto& [low_sum, low_mask] : low) {
+    auto match = std::ranges::lower_bound(high, std::pair(sum - low_sum, std::uint32_t{0}));
+    for (; match != high.end() && match->first == sum - low_sum; ++match) {
+      const std::uint32_t mask = low_mask | match->second << low_count;
+      if (mask == 0 || mask == all) continue;
+      out.push_back(mask);
+      if (out.size() == limit) return out;
+    }
+  }
+  return out;
+}
+
+// Where a step has too many items to split in every way: from each ending item, a hole's ending
+// items grown item by item (in the step's order) with those that `takes` beside them, the other
+// ending items the second hole where `takes` both; the starting items split by sums that match.
+template <typename Takes>
+void add_grown_splits(const Problem& problem, const Step& step, Takes takes,
+                      std::vector<std::vector<Hole>>& out) {
+  if (step.ending.size() < 2 || step.starting.size() < 2) return;
+  std::vector<Items> firsts;
+  for (const std::uint32_t seed : step.ending) {
+    Items first = {seed};
+    Items second;
+    for (const std::uint32_t other : step.ending) {
+      if (other == seed) continue;
+      first.push_back(other);
+      if (!takes(first, {})) {
+        first.pop_back();
+        second.push_back(other);
+      }
+    }
+    std::ranges::sort(first);
+    if (second.empty() || std::ranges::find(firsts, first) != firsts.end()) continue;
+    firsts.push_back(first);
+    if (!takes(first, second)) continue;
+    Bytes sum = 0;
+    for (const std::uint32_t i : first) sum += problem.items[i].size;
+    for (const std::uint32_t mask :
+         subsets_adding_up(problem, step.starting, sum, kMaxGrownSplits)) {
+      std::vector<Hole> holes = {{first, {}}, {second, {}}};
+      for (std::size_t b = 0; b < step.starting.size(); ++b)
+        holes[mask >> b & 1 ? 0 : 1].starting.push_back(step.starting[b]);
+      out.push_back(std::move(holes));
     }
   }
 }
@@ -269,12 +341,16 @@ class WholeStepSweep {
     if (!before) before = tree_before(k, replaced);
     Refusal at{k, std::move(*before), replaced, {}, {}};
     const Items& starting = steps_[k].starting;
+    // Whether the tree before the step can make `first`'s items consecutive, then `second`'s
+    // (where not empty).
     const auto takes = [&](const Items& first, const Items& second) {
       PQTree copy = at.before.compacted();
       return copy.replace(first, std::span(starting).first(1)) &&
-             copy.replace(second, std::span(starting).subspan(1, 1));
+             (second.empty() || copy.replace(second, std::span(starting).subspan(1, 1)));
     };
     add_two_hole_splits(problem_, steps_[k], takes, at.candidates);
+    if (steps_[k].ending.size() > kMaxSplitEnding || steps_[k].starting.size() > kMaxSplitStarting)
+      add_grown_splits(problem_, steps_[k], takes, at.candidates);
     Guesses guesses(problem_, steps_[k], k + 1);
     std::optional<std::vector<Hole>> guess = guesses.first();
     for (int tries = 0; guess && tries < kMergedGuesses; ++tries, guess = guesses.next())

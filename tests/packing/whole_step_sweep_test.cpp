@@ -87,6 +87,15 @@ TEST(PackingWholeStepSweep, MendsATimeWhereTwoHolesMeet) {
   }
 }
 
+TEST(PackingWholeStepSweep, SplitsALargeMeetingTimeWithTheTree) {
+  // 15 items end and 11 start where the two instances meet: too many to split in every way; one
+  // hole's ending items are gathered with the tree, the starting items matched by sums.
+  const PerfectInstance first = generate_grown(2000, 1);
+  const PerfectInstance second = generate_grown(2000, 2);
+  const Problem both = side_by_side(first, second, 100, 7);
+  expect_at(both, first.optimum + second.optimum, swept_whole(both));
+}
+
 TEST(PackingWholeStepSweep, SplitsFirstWhereSizesSeldomAddUp) {
   // Sizes of 32 random bits: a time whose items split into two holes that add up is such a time.
   const PerfectInstance first = generate_perfect(300, 1);

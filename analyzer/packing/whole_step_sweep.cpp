@@ -15,12 +15,11 @@
 namespace tidepool::packing {
 namespace {
 
-// A step is split in two holes in every way where it has up to this many items ending (each
-// split's ending items tried in a copy of the tree) and starting.
+// A step is split in two holes in every way where it has up to kMaxSplitEnding items ending (each
+// split's ending items tried in a copy of the tree); with more, the splits are grown with the
+// tree (add_grown_splits), each with up to kMaxGrownSplits ways to split the starting items.
+// The starting items are matched by sums, up to 2 x kMaxHalfSide of them.
 constexpr std::size_t kMaxSplitEnding = 14;
-constexpr std::size_t kMaxSplitStarting = 16;
-// Larger steps: the splits grown with the tree (add_grown_splits), each with up to
-// kMaxGrownSplits ways to split the starting items, of up to 2 x kMaxHalfSide.
 constexpr std::size_t kMaxGrownSplits = 256;
 constexpr std::size_t kMaxHalfSide = 14;
 // Guesses by sizes (this many at most) have their holes merged in every way where they have up
@@ -58,89 +57,99 @@ constexpr std::size_t kMarkStride = 1024;
 constexpr std::size_t kKeptMarks = 16;
 constexpr int kMaxSuspects = 4;
 
+// The subsets of a side of a step (neither empty nor all of it) by the sum of their sizes: each
+// half's subsets summed once, and matched (meet in the middle); up to 2 x kMaxHalfSide items.
+class SubsetSums {
+ public:
+  SubsetSums(const Problem& problem, const Items& side)
+      : low_count_(side.size() / 2), all_((1u << side.size()) - 1) {
+    const auto sums = [&](std::size_t from, std::size_t count) {
+      std::vector<std::pair<Bytes, std::uint32_t>> out;
+      for (std::uint32_t mask = 0; mask < (1u << count); ++mask) {
+        Bytes total = 0;
+        for (std::size_t b = 0; b < count; ++b)
+          if (mask >> b & 1) total += problem.items[side[from + b]].size;
+        out.emplace_back(total, mask);
+      }
+      return out;
+    };
+    low_ = sums(0, low_count_);
+    high_ = sums(low_count_, side.size() - low_count_);
+    std::ranges::sort(high_);
+  }
+
+  // The subsets adding up to `sum`, up to `limit`, as masks of the side.
+  std::vector<std::uint32_t> adding_up(Bytes sum, std::size_t limit) const {
+    std::vector<std::uint32_t> out;
+    for (const auto& [low_sum, low_mask] : low_) {
+      auto match = std::ranges::lower_bound(high_, std::pair(sum - low_sum, std::uint32_t{0}));
+      for (; match != high_.end() && match->first == sum - low_sum; ++match) {
+        const std::uint32_t mask = low_mask | match->second << low_count_;
+        if (mask == 0 || mask == all_) continue;
+        out.push_back(mask);
+        if (out.size() == limit) return out;
+      }
+    }
+    return out;
+  }
+
+ private:
+  std::size_t low_count_;
+  std::uint32_t all_;
+  std::vector<std::pair<Bytes, std::uint32_t>> low_;
+  std::vector<std::pair<Bytes, std::uint32_t>> high_;
+};
+
+Bytes size_of(const Problem& problem, const Items& items) {
+  Bytes sum = 0;
+  for (const std::uint32_t i : items) sum += problem.items[i].size;
+  return sum;
+}
+
+// The two holes of `first` and `second` (a step's ending items split), with the step's starting
+// items split every way that adds up, up to `limit` in all.
+void add_splits(const Problem& problem, const Step& step, const SubsetSums& starting,
+                const Items& first, const Items& second, std::vector<std::vector<Hole>>& out,
+                std::size_t& limit) {
+  for (const std::uint32_t mask : starting.adding_up(size_of(problem, first), limit)) {
+    std::vector<Hole> holes = {{first, {}}, {second, {}}};
+    for (std::size_t b = 0; b < step.starting.size(); ++b)
+      holes[mask >> b & 1 ? 0 : 1].starting.push_back(step.starting[b]);
+    out.push_back(std::move(holes));
+    --limit;
+  }
+}
+
 // The splits of a step into two holes whose sizes add up and whose ending items `takes` (the tree
 // can make each hole's ending items consecutive), the first hole holding the step's first ending
-// item; up to kMaxSplitEnding ending and kMaxSplitStarting starting items.
-// Stops after `limit` splits.
+// item; up to kMaxSplitEnding ending and 2 x kMaxHalfSide starting items, and `limit` splits.
 template <typename Takes>
 void add_two_hole_splits(const Problem& problem, const Step& step, Takes takes,
                          std::vector<std::vector<Hole>>& out, std::size_t limit = SIZE_MAX) {
   const Items& ending = step.ending;
-  const Items& starting = step.starting;
-  if (ending.size() < 2 || starting.size() < 2) return;
-  if (ending.size() > kMaxSplitEnding || starting.size() > kMaxSplitStarting) return;
-  const auto sum_of = [&](const Items& side, std::uint32_t mask) {
-    Bytes sum = 0;
-    for (std::size_t b = 0; b < side.size(); ++b)
-      if (mask >> b & 1) sum += problem.items[side[b]].size;
-    return sum;
-  };
-  const auto split = [](const Items& side, std::uint32_t mask, Items& in, Items& rest) {
-    for (std::size_t b = 0; b < side.size(); ++b) (mask >> b & 1 ? in : rest).push_back(side[b]);
-  };
-  const std::uint32_t all_starting = (1u << starting.size()) - 1;
-  std::vector<std::pair<Bytes, std::uint32_t>> starting_sums;
-  for (std::uint32_t mask = 1; mask < all_starting; ++mask)
-    starting_sums.emplace_back(sum_of(starting, mask), mask);
-  std::ranges::sort(starting_sums);
-  const std::uint32_t all_ending = (1u << ending.size()) - 1;
-  for (std::uint32_t mask = 1; mask < all_ending; mask += 2) {
-    const Bytes sum = sum_of(ending, mask);
-    auto match = std::ranges::lower_bound(starting_sums, std::pair(sum, std::uint32_t{0}));
-    if (match == starting_sums.end() || match->first != sum) continue;
-    Hole first;
-    Hole second;
-    split(ending, mask, first.ending, second.ending);
-    if (!takes(first.ending, second.ending)) continue;
-    for (; match != starting_sums.end() && match->first == sum; ++match) {
-      std::vector<Hole> holes = {first, second};
-      split(starting, match->second, holes[0].starting, holes[1].starting);
-      out.push_back(std::move(holes));
-      if (--limit == 0) return;
-    }
+  if (ending.size() < 2 || step.starting.size() < 2) return;
+  if (ending.size() > kMaxSplitEnding || step.starting.size() > 2 * kMaxHalfSide) return;
+  const SubsetSums starting(problem, step.starting);
+  for (std::uint32_t mask = 1; mask < (1u << ending.size()) - 1 && limit > 0; mask += 2) {
+    Items first;
+    Items second;
+    for (std::size_t b = 0; b < ending.size(); ++b)
+      (mask >> b & 1 ? first : second).push_back(ending[b]);
+    if (starting.adding_up(size_of(problem, first), 1).empty()) continue;
+    if (takes(first, second)) add_splits(problem, step, starting, first, second, out, limit);
   }
 }
 
-// The subsets of `side` (neither empty nor all of it) whose sizes add up to `sum`, up to `limit`:
-// the sums of each half's subsets, matched (meet in the middle); up to 2 x kMaxHalfSide items.
-std::vector<std::uint32_t> subsets_adding_up(const Problem& problem, const Items& side, Bytes sum,
-                                             std::size_t limit) {
-  std::vector<std::uint32_t> out;
-  if (side.size() > 2 * kMaxHalfSide) return out;
-  const std::size_t low_count = side.size() / 2;
-  const auto sums = [&](std::size_t from, std::size_t count) {
-    std::vector<std::pair<Bytes, std::uint32_t>> all;
-    for (std::uint32_t mask = 0; mask < (1u << count); ++mask) {
-      Bytes total = 0;
-      for (std::size_t b = 0; b < count; ++b)
-        if (mask >> b & 1) total += problem.items[side[from + b]].size;
-      all.emplace_back(total, mask);
-    }
-    return all;
-  };
-  const std::vector<std::pair<Bytes, std::uint32_t>> low = sums(0, low_count);
-  std::vector<std::pair<Bytes, std::uint32_t>> high = sums(low_count, side.size() - low_count);
-  std::ranges::sort(high);
-  const std::uint32_t all = (1u << side.size()) - 1;
-  for (const auto& [low_sum, low_mask] : low) {
-    auto match = std::ranges::lower_bound(high, std::pair(sum - low_sum, std::uint32_t{0}));
-    for (; match != high.end() && match->first == sum - low_sum; ++match) {
-      const std::uint32_t mask = low_mask | match->second << low_count;
-      if (mask == 0 || mask == all) continue;
-      out.push_back(mask);
-      if (out.size() == limit) return out;
-    }
-  }
-  return out;
-}
-
-// Where a step has too many items to split in every way: from each ending item, a hole's ending
-// items grown item by item (in the step's order) with those that `takes` beside them, the other
-// ending items the second hole where `takes` both; the starting items split by sums that match.
+// Where a step has too many ending items to split in every way: from each ending item, a hole's
+// ending items grown item by item (in the step's order) with those that `takes` beside them, the
+// other ending items the second hole where `takes` both; the starting items split by sums that
+// match, up to kMaxGrownSplits ways each.
 template <typename Takes>
 void add_grown_splits(const Problem& problem, const Step& step, Takes takes,
                       std::vector<std::vector<Hole>>& out) {
   if (step.ending.size() < 2 || step.starting.size() < 2) return;
+  if (step.starting.size() > 2 * kMaxHalfSide) return;
+  const SubsetSums starting(problem, step.starting);
   std::vector<Items> firsts;
   for (const std::uint32_t seed : step.ending) {
     Items first = {seed};
@@ -156,16 +165,8 @@ void add_grown_splits(const Problem& problem, const Step& step, Takes takes,
     std::ranges::sort(first);
     if (second.empty() || std::ranges::find(firsts, first) != firsts.end()) continue;
     firsts.push_back(first);
-    if (!takes(first, second)) continue;
-    Bytes sum = 0;
-    for (const std::uint32_t i : first) sum += problem.items[i].size;
-    for (const std::uint32_t mask :
-         subsets_adding_up(problem, step.starting, sum, kMaxGrownSplits)) {
-      std::vector<Hole> holes = {{first, {}}, {second, {}}};
-      for (std::size_t b = 0; b < step.starting.size(); ++b)
-        holes[mask >> b & 1 ? 0 : 1].starting.push_back(step.starting[b]);
-      out.push_back(std::move(holes));
-    }
+    std::size_t limit = kMaxGrownSplits;
+    if (takes(first, second)) add_splits(problem, step, starting, first, second, out, limit);
   }
 }
 
@@ -349,7 +350,7 @@ class WholeStepSweep {
              (second.empty() || copy.replace(second, std::span(starting).subspan(1, 1)));
     };
     add_two_hole_splits(problem_, steps_[k], takes, at.candidates);
-    if (steps_[k].ending.size() > kMaxSplitEnding || steps_[k].starting.size() > kMaxSplitStarting)
+    if (steps_[k].ending.size() > kMaxSplitEnding)
       add_grown_splits(problem_, steps_[k], takes, at.candidates);
     Guesses guesses(problem_, steps_[k], k + 1);
     std::optional<std::vector<Hole>> guess = guesses.first();

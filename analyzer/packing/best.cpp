@@ -28,10 +28,11 @@ namespace {
 // guesses are spent: 0.01-0.4 s at 2,000-200,000 items; above, up to a second for nothing on
 // every instance tried, time that the cut instances there need).
 constexpr double kHoleSweepShare = 0.1;
-// Above kLargeInstance items, the sweep's first pass alone (every time one hole), after the
-// merged tiling: its share of the time left (3.0-3.6 s at 1,000,000 grown items, where every time
-// has one hole; 0.2-2.5 s to fail on cut instances, which the merged tiling packs before), less
-// the free-blocks pass's reserve (kFreeBlocksTimelines), so that a packing is had in time.
+// Above kLargeInstance items, the sweep's whole-step pass alone (every time one hole), first: its
+// share of the time left (3-4 s with `best` at 1,000,000 grown items, where every time has one
+// hole; 0.5 s to give up on cuts on coarse times and refilled instances, whose times have many
+// holes; 2.5 s after the merged tiling, which it was first run after), less the free-blocks pass's
+// reserve (kFreeBlocksTimelines), so that a packing is had in time.
 constexpr double kLargeHoleSweepShare = 0.6;
 // The exact search keeps an overlap graph and costs O(items) per node: it is for instances of a
 // few thousand items.
@@ -136,7 +137,12 @@ class Portfolio {
   Solution run() {
     if (tilings_ != Tilings::none && has_no_slack(problem_, timeline_)) {
       const bool large = problem_.items.size() > kLargeInstance;
-      if (!large) run_hole_sweep(kHoleSweepShare, SweepPasses::all);
+      if (!large) {
+        run_hole_sweep(kHoleSweepShare, SweepPasses::all);
+      } else {
+        run_hole_sweep(kLargeHoleSweepShare, SweepPasses::whole_steps,
+                       kFreeBlocksTimelines * timeline_seconds_);
+      }
       if (done(deadline_)) return std::move(best_.solution);
       const bool bands = tilings_ == Tilings::all;
       if (bands && !large) run_bands(kBandsShare);
@@ -146,11 +152,6 @@ class Portfolio {
         if (done(deadline_) || problem_.items.size() > kWithinHolesMaxItems) break;
         if (short_of(kWithinHolesTimelines * timeline_seconds_)) break;
         merged_counts.push_back(run_merged_tiling(stacking, merged_counts, kWithinHolesTilingShare));
-      }
-      if (done(deadline_)) return std::move(best_.solution);
-      if (large) {
-        run_hole_sweep(kLargeHoleSweepShare, SweepPasses::whole_steps,
-                       kFreeBlocksTimelines * timeline_seconds_);
       }
       if (done(deadline_)) return std::move(best_.solution);
       if (!large) {

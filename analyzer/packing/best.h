@@ -1,13 +1,14 @@
 // `best`: our anytime portfolio. In turn, until the lower bound is reached or the deadline passes:
-//  0. for instances with no slack (every section full, one interval per item): up to 200,000
-//     items, the hole sweep (hole_sweep.h, 10% of the time), then tiling by bands (bands.h, 90%
-//     of the time; the blocks that do not come apart get a portfolio of their own, without
-//     bands); the tiling search (tiling_search.h) on the items merged (item_merging.h), stacking
-//     all (30% of the time left), then, up to 50,000 items, stacking within holes and unless holes
-//     differ (10% each, for coarse times); then, up to 200,000 items, on the original items (60%
-//     of the time left); above 200,000 items, after the merged tiling, bands with 90% of the time
-//     left (less the free-blocks pass's, unless their split came apart), then the free-blocks
-//     pass;
+//  0. for instances with no slack (every section full, one interval per item): the hole sweep
+//     (hole_sweep.h; up to 200,000 items both passes with 10% of the time, above only the
+//     whole-step pass with 60%, less the free-blocks pass's reserve); up to 200,000 items, tiling
+//     by bands (bands.h, 90% of the time; the blocks that do not come apart get a portfolio of
+//     their own, without bands); the tiling search (tiling_search.h) on the items merged
+//     (item_merging.h), stacking all (30% of the time left), then, up to 50,000 items, stacking
+//     within holes and unless holes differ (10% each, for coarse times); then, up to 200,000 items,
+//     on the original items (60% of the time left); above 200,000 items, after the merged tiling,
+//     bands with 90% of the time left (less the free-blocks pass's, unless their split came apart),
+//     then the free-blocks pass;
 //  1. greedy placements over several orders: the skyline (skyline_fit.h) first, the only one on
 //     instances above 200,000 items, then lowest first, then gaps best/first fit (left out above
 //     20 M time-overlapping pairs); a run starts only while the time left exceeds what the last

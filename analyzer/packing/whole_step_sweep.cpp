@@ -237,6 +237,7 @@ class WholeStepSweep {
       count += may_split_[k];
     }
     splits_rare_ = count * kRareSplits <= steps_.size();
+    if (splits_rare_) return;  // whether sizes repeat matters only where splits are common
     std::vector<Bytes> sizes;
     sizes.reserve(problem.items.size());
     for (const Item& item : problem.items) sizes.push_back(item.size);
@@ -375,8 +376,7 @@ class WholeStepSweep {
     for (const std::size_t j : suspects) {
       if (j >= k || tried == kMaxSuspects) break;
       if (std::ranges::find(refusals_, j, &Refusal::step) != refusals_.end()) continue;
-      std::size_t replaced = 0;
-      if (!tree_before(j, replaced)) break;
+      if (std::ranges::none_of(marks_, [&](const Mark& mark) { return mark.step <= j; })) break;
       ++tried;
       Refusal at = refusal_at(j, std::nullopt);
       if (std::optional<Choice> choice = choose(at, k); choice && choice->reach == kLookAheadSteps)

@@ -1,16 +1,21 @@
 // A program with a known sequence of allocations, frees and launches, for the SIMCUDA_STATS test:
 //   plain 1000 + pitched (512 x 3) + async 3000 + VMM 2 MiB, peak 1000 + 1536 + 3000 + 2 MiB;
 //   4 allocations, 3 frees (the plain one stays allocated), 2 kernel launches.
-// With the argument `fork`, it also forks a child that exits at once while work is queued.
+// With the argument `fork`, it also forks a child that exits at once while work is queued: the second
+// launch waits behind a host function that holds the stream's worker until the child has exited.
 // With the argument `graph`, it also captures one more launch into a graph and launches it 3 times.
 // With the argument `managed`, it also allocates managed memory: 5000 bytes freed, 7000 kept.
 #include <cuda.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <atomic>
+#include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <thread>
 
 namespace {
 
@@ -18,6 +23,41 @@ void check(CUresult r, const char* what) {
   if (r == CUDA_SUCCESS) return;
   std::fprintf(stderr, "stats_probe: %s failed with %d\n", what, static_cast<int>(r));
   std::exit(1);
+}
+
+// The host function of the `fork` run: says it is running, then waits to be let go.
+enum class Hold { queued, running, released };
+std::atomic<Hold> hold{Hold::queued};
+
+void hold_worker(void*) {
+  hold = Hold::running;
+  while (hold != Hold::released) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+}
+
+// Forks while the worker is held inside hold_worker: it holds no lock and is not allocating, so the
+// child inherits no lock held by a thread it lacks (GCC 12's ASan does not guard its allocator
+// across fork). The child exits at once, running the exit handlers; it must be done within 30 s.
+void fork_a_child_that_exits() {
+  while (hold != Hold::running) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  const pid_t child = fork();
+  if (child == 0) std::exit(0);  // runs the exit handlers: must neither wait nor write stats
+  int status = 0;
+  pid_t waited = 0;
+  for (int ms = 0; child > 0 && waited == 0 && ms < 30000; ++ms) {
+    waited = waitpid(child, &status, WNOHANG);
+    if (waited == 0) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  if (waited == 0) {
+    kill(child, SIGKILL);
+    waitpid(child, &status, 0);
+    std::fprintf(stderr, "stats_probe: the forked child did not exit within 30 s\n");
+    std::exit(1);
+  }
+  if (child < 0 || waited != child || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    std::fprintf(stderr, "stats_probe: the forked child failed\n");
+    std::exit(1);
+  }
+  hold = Hold::released;
 }
 
 }  // namespace
@@ -49,8 +89,11 @@ int main(int argc, char** argv) {
 
   double flops = 5e10, bytes = 0;  // 1 ms + 3 us each
   void* params[] = {&flops, &bytes};
+  const bool forking = argc > 1 && std::strcmp(argv[1], "fork") == 0;
   check(cuLaunchKernel(work, 1, 1, 1, 1, 1, 1, 0, nullptr, params, nullptr), "cuLaunchKernel");
+  if (forking) check(cuLaunchHostFunc(nullptr, hold_worker, nullptr), "cuLaunchHostFunc");
   check(cuLaunchKernel(work, 1, 1, 1, 1, 1, 1, 0, nullptr, params, nullptr), "cuLaunchKernel");
+  if (forking) fork_a_child_that_exits();
 
   if (argc > 1 && std::strcmp(argv[1], "graph") == 0) {
     CUstream stream = nullptr;
@@ -73,16 +116,6 @@ int main(int argc, char** argv) {
     check(cuMemAllocManaged(&freed, 5000, CU_MEM_ATTACH_GLOBAL), "cuMemAllocManaged");
     check(cuMemAllocManaged(&kept, 7000, CU_MEM_ATTACH_GLOBAL), "cuMemAllocManaged");
     check(cuMemFree(freed), "cuMemFree (managed)");
-  }
-
-  if (argc > 1 && std::strcmp(argv[1], "fork") == 0) {
-    const pid_t child = fork();
-    if (child == 0) std::exit(0);  // runs the exit handlers: must neither wait nor write stats
-    int status = 0;
-    if (child < 0 || waitpid(child, &status, 0) != child || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-      std::fprintf(stderr, "stats_probe: the forked child failed\n");
-      return 1;
-    }
   }
 
   check(cuMemUnmap(reserved, 2 << 20), "cuMemUnmap");  // the physical memory is freed here

@@ -344,13 +344,14 @@ class WholeStepSweep {
     Refusal at{k, std::move(*before), replaced, {}, {}};
     const Items& starting = steps_[k].starting;
     // Whether the tree before the step can make `first`'s items consecutive, then `second`'s
-    // (where not empty).
+    // (where not empty); past the deadline, no more.
     const auto takes = [&](const Items& first, const Items& second) {
+      if (deadline_.passed()) return false;
       PQTree copy = at.before.compacted();
       return copy.replace(first, std::span(starting).first(1)) &&
              (second.empty() || copy.replace(second, std::span(starting).subspan(1, 1)));
     };
-    add_two_hole_splits(problem_, steps_[k], takes, at.candidates);
+    add_two_hole_splits(problem_, steps_[k], takes, at.candidates, kMaxTried);
     if (steps_[k].ending.size() > kMaxSplitEnding)
       add_grown_splits(problem_, steps_[k], takes, at.candidates);
     Guesses guesses(problem_, steps_[k], k + 1);

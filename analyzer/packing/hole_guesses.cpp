@@ -18,6 +18,10 @@ constexpr std::size_t kMaxPairSide = 280;
 constexpr std::size_t kMaxQuadSide = 40;
 // Where the holes of a time are contested, this many orders of its items are tried for others.
 constexpr int kGuessTries = 8;
+// Groups that add up are matched in rounds of as many items, and matching stops at this many
+// matches (a time of 63 and 57 items of sizes on 2,048 steps had tens of millions: 20 s for one
+// guess; now at most about 0.6 s).
+constexpr std::size_t kMaxMatches = 1 << 20;
 
 // The smallest matching groups of up to three items a side (four with `quads`) first, then in the
 // order of the items, each kept if none of its items is in one kept before (contested if one as
@@ -32,21 +36,33 @@ std::vector<Hole> small_holes(const Problem& problem, const Items& ending, const
   };
   const std::vector<Items> ending_groups = small_groups(ending, quads);
   const std::vector<Items> starting_groups = small_groups(starting, quads);
-  std::unordered_multimap<Bytes, std::size_t> starting_by_sum;
+  // The starting groups by size, then by sum.
+  const std::size_t largest = quads ? 4 : 3;
+  std::vector<std::unordered_multimap<Bytes, std::size_t>> starting_by_sum(largest + 1);
   for (std::size_t g = 0; g < starting_groups.size(); ++g)
-    starting_by_sum.emplace(sum(starting_groups[g]), g);
-  std::vector<std::pair<std::size_t, std::size_t>> matches;  // (ending group, starting group)
-  for (std::size_t g = 0; g < ending_groups.size(); ++g) {
-    const auto [from, to] = starting_by_sum.equal_range(sum(ending_groups[g]));
-    std::vector<std::size_t> found;
-    for (auto it = from; it != to; ++it) found.push_back(it->second);
-    std::ranges::sort(found);
-    for (const std::size_t s : found) matches.emplace_back(g, s);
-  }
+    starting_by_sum[starting_groups[g].size()].emplace(sum(starting_groups[g]), g);
+  std::vector<Bytes> ending_sums;
+  for (const Items& group : ending_groups) ending_sums.push_back(sum(group));
+  // (ending group, starting group), fewest items first, in the order of the groups among equals.
+  std::vector<std::pair<std::size_t, std::size_t>> matches;
   const auto items = [&](const std::pair<std::size_t, std::size_t>& match) {
     return ending_groups[match.first].size() + starting_groups[match.second].size();
   };
-  std::ranges::stable_sort(matches, {}, items);
+  std::vector<std::size_t> found;
+  for (std::size_t count = 2; count <= 2 * largest && matches.size() < kMaxMatches; ++count) {
+    for (std::size_t g = 0; g < ending_groups.size() && matches.size() < kMaxMatches; ++g) {
+      const std::size_t size = ending_groups[g].size();
+      if (size >= count || count - size > largest) continue;
+      const auto [from, to] = starting_by_sum[count - size].equal_range(ending_sums[g]);
+      found.clear();
+      for (auto it = from; it != to; ++it) found.push_back(it->second);
+      std::ranges::sort(found);
+      for (const std::size_t s : found) matches.emplace_back(g, s);
+    }
+  }
+  // So many groups add up (sizes on a coarse grain, many items a side) that the first kept are
+  // chance: a guess, and a bounded one.
+  if (matches.size() >= kMaxMatches) contested = true;
   std::unordered_map<std::uint32_t, std::size_t> taken_by;  // item -> the items of its match
   for (const auto& match : matches) {
     const Items& a = ending_groups[match.first];

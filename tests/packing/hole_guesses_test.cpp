@@ -68,7 +68,8 @@ TEST(PackingHoleGuesses, ATimeWhereMillionsOfGroupsAddUpIsAContestedCover) {
   sizes.push_back(ending_total - starting_total);
   const Problem problem = items_of_sizes(sizes);
   Step step{1, {}, {}};
-  for (std::uint32_t i = 0; i < sizes.size(); ++i) (i < 63 ? step.ending : step.starting).push_back(i);
+  for (std::uint32_t i = 0; i < sizes.size(); ++i)
+    (i < 63 ? step.ending : step.starting).push_back(i);
   Guesses guesses(problem, step, 1);
   EXPECT_TRUE(guesses.contested());
   expect_cover(problem, step, guesses.first());

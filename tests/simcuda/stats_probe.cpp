@@ -1,8 +1,8 @@
 // A program with a known sequence of allocations, frees and launches, for the SIMCUDA_STATS test:
 //   plain 1000 + pitched (512 x 3) + async 3000 + VMM 2 MiB, peak 1000 + 1536 + 3000 + 2 MiB;
 //   4 allocations, 3 frees (the plain one stays allocated), 2 kernel launches.
-// With the argument `fork`, it also forks a child that exits at once while work is queued: the second
-// launch waits behind a host function that holds the stream's worker until the child has exited.
+// With the argument `fork`, it also forks a child that exits at once while work is queued: the
+// second launch waits behind a host function that holds the stream's worker until the child exits.
 // With the argument `graph`, it also captures one more launch into a graph and launches it 3 times.
 // With the argument `managed`, it also allocates managed memory: 5000 bytes freed, 7000 kept.
 #include <cuda.h>

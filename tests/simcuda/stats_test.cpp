@@ -22,8 +22,8 @@ nlohmann::json run_probe(const std::string& argument, const std::string& more_va
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   const std::string command = "SIMCUDA_STATS=" + (dir / "stats.%p.json").string() +
-                              " SIMCUDA_MEMORY=64M " + more_variables + " " SIMCUDA_STATS_PROBE " " + argument + " > " +
-                              (dir / "out.txt").string();
+                              " SIMCUDA_MEMORY=64M " + more_variables + " " SIMCUDA_STATS_PROBE
+                              " " + argument + " > " + (dir / "out.txt").string();
   EXPECT_EQ(std::system(command.c_str()), 0);
   std::vector<std::filesystem::path> files;
   for (const auto& entry : std::filesystem::directory_iterator(dir))
@@ -54,8 +54,9 @@ TEST(SimcudaStats, AForkedChildNeitherWaitsNorWrites) {
   // In the sanitizer build, LeakSanitizer at the child's exit cannot suspend the parent's stream
   // worker (the child lacks it), skips its stack and would call what only that stack holds leaked.
   const char* asan_options = std::getenv("ASAN_OPTIONS");
-  const auto stats =
-      run_probe("fork", "ASAN_OPTIONS='" + std::string(asan_options ? asan_options : "") + ":detect_leaks=0'");
+  const std::string no_leak_check =
+      "ASAN_OPTIONS='" + std::string(asan_options ? asan_options : "") + ":detect_leaks=0'";
+  const auto stats = run_probe("fork", no_leak_check);
   EXPECT_EQ(stats["allocations"], 4);
   EXPECT_EQ(stats["kernel_launches"], 2);
 }

@@ -16,7 +16,7 @@ namespace {
 Problem items_of_sizes(const std::vector<Bytes>& sizes) {
   Problem problem;
   for (std::size_t i = 0; i < sizes.size(); ++i)
-    problem.items.push_back(Item{"i" + std::to_string(i), sizes[i], 1, {Interval{0, 1}}});
+    problem.items.push_back(Item{std::to_string(i), sizes[i], 1, {Interval{0, 1}}});
   return problem;
 }
 

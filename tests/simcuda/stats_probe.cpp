@@ -41,9 +41,13 @@ void fork_a_child_that_exits() {
   while (hold != Hold::running) std::this_thread::sleep_for(std::chrono::milliseconds(1));
   const pid_t child = fork();
   if (child == 0) std::exit(0);  // runs the exit handlers: must neither wait nor write stats
+  if (child < 0) {
+    std::fprintf(stderr, "stats_probe: fork failed\n");
+    std::exit(1);
+  }
   int status = 0;
   pid_t waited = 0;
-  for (int ms = 0; child > 0 && waited == 0 && ms < 30000; ++ms) {
+  for (int ms = 0; waited == 0 && ms < 30000; ++ms) {
     waited = waitpid(child, &status, WNOHANG);
     if (waited == 0) std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
@@ -53,7 +57,7 @@ void fork_a_child_that_exits() {
     std::fprintf(stderr, "stats_probe: the forked child did not exit within 30 s\n");
     std::exit(1);
   }
-  if (child < 0 || waited != child || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+  if (waited != child || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
     std::fprintf(stderr, "stats_probe: the forked child failed\n");
     std::exit(1);
   }

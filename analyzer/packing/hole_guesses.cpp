@@ -29,20 +29,15 @@ constexpr std::size_t kMaxMatches = 1 << 20;
 std::vector<Hole> small_holes(const Problem& problem, const Items& ending, const Items& starting,
                               bool quads, bool& contested, Hole& rest) {
   std::vector<Hole> holes;
-  const auto sum = [&](const Items& group) {
-    Bytes total = 0;
-    for (const std::uint32_t i : group) total += problem.items[i].size;
-    return total;
-  };
   const std::vector<Items> ending_groups = small_groups(ending, quads);
   const std::vector<Items> starting_groups = small_groups(starting, quads);
   // The starting groups by size, then by sum.
   const std::size_t largest = quads ? 4 : 3;
   std::vector<std::unordered_multimap<Bytes, std::size_t>> starting_by_sum(largest + 1);
   for (std::size_t g = 0; g < starting_groups.size(); ++g)
-    starting_by_sum[starting_groups[g].size()].emplace(sum(starting_groups[g]), g);
+    starting_by_sum[starting_groups[g].size()].emplace(size_of(problem, starting_groups[g]), g);
   std::vector<Bytes> ending_sums;
-  for (const Items& group : ending_groups) ending_sums.push_back(sum(group));
+  for (const Items& group : ending_groups) ending_sums.push_back(size_of(problem, group));
   // (ending group, starting group), fewest items first, in the order of the groups among equals.
   std::vector<std::pair<std::size_t, std::size_t>> matches;
   const auto items = [&](const std::pair<std::size_t, std::size_t>& match) {
@@ -91,6 +86,12 @@ std::vector<Hole> small_holes(const Problem& problem, const Items& ending, const
 }
 
 }  // namespace
+
+Bytes size_of(const Problem& problem, const Items& items) {
+  Bytes sum = 0;
+  for (const std::uint32_t i : items) sum += problem.items[i].size;
+  return sum;
+}
 
 std::vector<Items> small_groups(const Items& side, bool quads, std::size_t max_triple_side) {
   std::vector<Items> groups;

@@ -17,6 +17,9 @@ namespace tidepool::packing {
 
 using Items = std::vector<std::uint32_t>;
 
+// The sum of the items' sizes.
+Bytes size_of(const Problem& problem, const Items& items);
+
 struct Hole {
   Items ending;
   Items starting;

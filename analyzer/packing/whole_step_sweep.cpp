@@ -100,12 +100,6 @@ class SubsetSums {
   std::vector<std::pair<Bytes, std::uint32_t>> high_;
 };
 
-Bytes size_of(const Problem& problem, const Items& items) {
-  Bytes sum = 0;
-  for (const std::uint32_t i : items) sum += problem.items[i].size;
-  return sum;
-}
-
 // The two holes of `first` and `second` (a step's ending items split), with the step's starting
 // items split every way that adds up, up to `limit` in all.
 void add_splits(const Problem& problem, const Step& step, const SubsetSums& starting,

@@ -20,12 +20,6 @@ Problem items_of_sizes(const std::vector<Bytes>& sizes) {
   return problem;
 }
 
-Bytes size_of(const Problem& problem, const Items& items) {
-  Bytes sum = 0;
-  for (const std::uint32_t i : items) sum += problem.items[i].size;
-  return sum;
-}
-
 // Every item of the step in exactly one hole, and every hole's sides of one size.
 void expect_cover(const Problem& problem, const Step& step, const std::vector<Hole>& holes) {
   Items ending;

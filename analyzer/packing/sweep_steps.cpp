@@ -24,11 +24,11 @@ void sort_by_time(std::vector<TimedItem>& items) {
   if (items.empty()) return;
   constexpr int kBits = 11;
   constexpr std::size_t kBuckets = std::size_t{1} << kBits;
-  const auto offset =
-      [base = static_cast<std::uint64_t>(std::ranges::min(items).first)](const TimedItem& item) {
-        return static_cast<std::uint64_t>(item.first) - base;
-      };
-  const std::uint64_t span = offset(std::ranges::max(items));
+  const auto [earliest, latest] = std::ranges::minmax(items);
+  const auto offset = [base = static_cast<std::uint64_t>(earliest.first)](const TimedItem& item) {
+    return static_cast<std::uint64_t>(item.first) - base;
+  };
+  const std::uint64_t span = offset(latest);
   std::vector<TimedItem> sorted(items.size());
   for (int shift = 0; shift < 64 && (span >> shift) != 0; shift += kBits) {
     const auto digit = [&](const TimedItem& item) {

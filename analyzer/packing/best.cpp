@@ -89,6 +89,10 @@ constexpr double kCheckTimelines = 3;
 // Then the tiling search on the merged instance (item_merging.h): its share of the time for the
 // search; its completion may run a third longer.
 constexpr double kMergedTilingShare = 0.3;
+// Above kLargeInstance items, merging (before the search) stops within this share of the solve's time
+// left, less the first packing's reserve: at 1,000,000 items it takes 1.3 s on instances that fold
+// (perfect:1000000:1 into one item), 2.8 s on grown:1000000:1, which does not.
+constexpr double kMergingShare = 0.5;
 constexpr double kMergedCompletionOver = 4.0 / 3.0;
 // Then on the instance merged with stacking within holes, and unless holes differ (for coarse
 // times), up to this many items (finding holes costs up to 1,024 subset sums per item, 1 s at most
@@ -101,6 +105,20 @@ constexpr double kWithinHolesTilingShare = 0.1;
 // begun with less time left than this many timeline builds (a 50,000-item instance ran 0.1 s past
 // its limit for one begun with 4 ms left).
 constexpr double kWithinHolesTimelines = 40;
+// Above kLargeInstance items, the other passes that their deadline does not stop are not begun,
+// with a packing at hand or not, without this many timeline builds left of the whole solve's time
+// (solve_deadline_): the hole sweep's setup (its steps: half a timeline at 1,000,000 items) and
+// merging with the search after it (a round of merges took 0.8-1.5 s at 1,000,000 items, merging
+// perfect:1000000:1 into one item 2.3 timelines);
+// and with no packing yet, kFreeBlocksTimelines more for the first (the free-blocks pass: 2.5-4
+// timelines there, with its sort). Until session 23 they ran whenever there was no packing, and at
+// 1,000,000 items a limit of 0.5 s was overrun by up to 5.5 s (grown:1000000:1: its merge, then
+// free-blocks passes cut and dropped, then a greedy pass completed). Smaller instances run them
+// regardless: they cost tenths of a second at most, and blocks that bands pack past their share
+// still tile that way (the same guards on blocks of 1,000-5,000 items, merged into one item past
+// their deadline before, left perfect:1000000:4:10000000 at 1.21 instead of the optimum).
+constexpr double kSweepSetupTimelines = 2;
+constexpr double kMergeTimelines = 2;
 // The share of the time left after bands that settling their packing may take (settle.h: it stops
 // sooner once a round lowers nothing, usually within a few tenths of a second at 10,000 items).
 constexpr double kSettleShare = 0.5;
@@ -124,7 +142,10 @@ enum class Tilings { all, without_bands, none };
 
 class Portfolio {
  public:
-  Portfolio(const Problem& problem, Deadline deadline, Tilings tilings = Tilings::all)
+  // `solve_deadline`: the whole solve's, when this portfolio packs a block that bands left over
+  // (`deadline` is the block's share).
+  Portfolio(const Problem& problem, Deadline deadline, Tilings tilings = Tilings::all,
+            std::optional<Deadline> solve_deadline = std::nullopt)
       : problem_(problem),
         created_(Deadline::Clock::now()),
         timeline_(problem),
@@ -132,22 +153,25 @@ class Portfolio {
         grain_(granularity(problem)),
         lowest_possible_(timeline_.peak()),
         deadline_(deadline),
+        solve_deadline_(solve_deadline.value_or(deadline)),
         tilings_(tilings) {}
 
   Solution run() {
     if (tilings_ != Tilings::none && has_no_slack(problem_, timeline_)) {
-      const bool large = problem_.items.size() > kLargeInstance;
+      const bool large = is_large();
       if (!large) {
         run_hole_sweep(kHoleSweepShare, SweepPasses::all);
       } else {
-        run_hole_sweep(kLargeHoleSweepShare, SweepPasses::whole_steps,
-                       kFreeBlocksTimelines * timeline_seconds_);
+        run_hole_sweep(kLargeHoleSweepShare, SweepPasses::whole_steps, first_packing_reserve());
       }
       if (done(deadline_)) return std::move(best_.solution);
       const bool bands = tilings_ == Tilings::all;
       if (bands && !large) run_bands(kBandsShare);
       if (done(deadline_)) return std::move(best_.solution);
-      std::vector<std::size_t> merged_counts = {run_merged_tiling(MergedProblem::Stacking::all, {}, kMergedTilingShare)};
+      std::vector<std::size_t> merged_counts;
+      if (may_begin(kMergeTimelines)) {
+        merged_counts.push_back(run_merged_tiling(MergedProblem::Stacking::all, {}, kMergedTilingShare));
+      }
       for (const auto stacking : {MergedProblem::Stacking::within_holes, MergedProblem::Stacking::unless_holes_differ}) {
         if (done(deadline_) || problem_.items.size() > kWithinHolesMaxItems) break;
         if (short_of(kWithinHolesTimelines * timeline_seconds_)) break;
@@ -156,8 +180,8 @@ class Portfolio {
       if (done(deadline_)) return std::move(best_.solution);
       if (!large) {
         run_tiling();
-      } else if (bands) {
-        run_bands(kLargeBandsShare, kFreeBlocksTimelines * timeline_seconds_);
+      } else {
+        if (bands) run_bands(kLargeBandsShare, kFreeBlocksTimelines * timeline_seconds_);
         if (done(deadline_)) return std::move(best_.solution);
         run_free_blocks();
       }
@@ -194,6 +218,22 @@ class Portfolio {
   // dropped when cut, so one that cannot finish is not begun.
   bool short_of(double seconds) const { return !best_.order.empty() && deadline_.seconds_left() < seconds; }
 
+  bool is_large() const { return problem_.items.size() > kLargeInstance; }
+
+  // The seconds that a large instance keeps back for its first packing (the free-blocks pass) while
+  // it has none.
+  double first_packing_reserve() const {
+    return is_large() && best_.order.empty() ? kFreeBlocksTimelines * timeline_seconds_ : 0;
+  }
+
+  // Whether a pass that its deadline does not stop, and that costs about `timelines` timeline
+  // builds, may begin: always, but above kLargeInstance items only with that much of the solve's
+  // time left, and the first packing's reserve.
+  bool may_begin(double timelines) const {
+    const double needed = first_packing_reserve() + timelines * timeline_seconds_;
+    return !is_large() || solve_deadline_.seconds_left() >= needed;
+  }
+
   // The deadline of a pass that must end in a complete packing (completion.h).
   Deadline reserving_for_completion() const {
     return packing::reserving_for_completion(deadline_, timeline_seconds_, problem_.items.size());
@@ -214,6 +254,7 @@ class Portfolio {
   // the holes are right, else nothing.
   // `reserve`: the seconds kept back for what follows (a first packing of a large instance).
   void run_hole_sweep(double share, SweepPasses passes, double reserve = 0) {
+    if (!may_begin(kSweepSetupTimelines)) return;
     const double left = deadline_.seconds_left();
     const Deadline deadline = Deadline::after_seconds(std::min(share * left, left - reserve));
     if (auto offsets = sweep_holes(problem_, timeline_, deadline, passes)) {
@@ -235,7 +276,10 @@ class Portfolio {
   // attempt before (`tried_counts`: likely the same merge), or left more items than the tiling
   // search gets through. Returns the number of merged items.
   std::size_t run_merged_tiling(MergedProblem::Stacking stacking, std::span<const std::size_t> tried_counts, double share) {
-    const MergedProblem merged(problem_, stacking);
+    const double before = solve_deadline_.seconds_left();
+    const double merging_seconds = std::min(kMergingShare * before, before - first_packing_reserve());
+    const Deadline merging = is_large() ? Deadline::after_seconds(merging_seconds) : Deadline::never();
+    const MergedProblem merged(problem_, stacking, merging);
     const Problem& folded = merged.problem();
     const std::size_t count = folded.items.size();
     if (count == problem_.items.size() || std::ranges::find(tried_counts, count) != tried_counts.end() ||
@@ -259,14 +303,16 @@ class Portfolio {
   // The blocks that do not come apart get a portfolio of their own.
   // `reserve`: the seconds kept back for what follows, unless something comes apart.
   void run_bands(double share, double reserve = 0) {
-    const BlockPacker pack_block = [](const Problem& block, Deadline deadline, bool tiling_tried) {
-      return Portfolio(block, deadline, tiling_tried ? Tilings::none : Tilings::without_bands).run().offsets;
+    const BlockPacker pack_block = [this](const Problem& block, Deadline deadline, bool tiling_tried) {
+      const Tilings tilings = tiling_tried ? Tilings::none : Tilings::without_bands;
+      return Portfolio(block, deadline, tilings, deadline_).run().offsets;
     };
     const auto keeping = [&](double kept) {
       return Deadline::after_seconds(share * (deadline_.seconds_left() - kept) -
                                      kCheckTimelines * timeline_seconds_);
     };
     const Deadline apart = keeping(0);
+    if (is_large() && apart.passed()) return;  // no time for anything that comes apart
     if (auto offsets = tile_by_bands(problem_, timeline_, keeping(reserve), apart, pack_block)) {
       consider_settled(std::move(*offsets));
     }
@@ -277,7 +323,7 @@ class Portfolio {
   }
 
   void run_greedy() {
-    const bool large = problem_.items.size() > kLargeInstance;
+    const bool large = is_large();
     struct Run {
       OrderKey key;
       Placer placer;
@@ -325,14 +371,17 @@ class Portfolio {
   // 1.0835x, refill 1.0238x -> 1.0200x; session 18). Each pass is dropped when cut by the deadline,
   // and not begun after another packing with less time left than the timeline's build (or the
   // pass before) took: its sort is not stopped by the deadline, and on perfect:150000:6:30000 a
-  // pass begun 2 ms before it ended 40 ms after.
+  // pass begun 2 ms before it ended 40 ms after. A first packing is not cut: this pass costs what
+  // completing one does (both keep ordered maps of free blocks: 1.1-1.8 s and 1.1-2.0 s at
+  // 1,000,000 items), so stopping it to complete the rest above would be no sooner, and higher.
   void run_free_blocks() {
     free_blocks_run_ = true;
     double last_seconds = timeline_seconds_;
     for (const OrderKey key : {OrderKey::size, OrderKey::size_length}) {
       if (done(deadline_) || short_of(last_seconds)) return;
-      last_seconds =
-          std::max(last_seconds, run_pass(key, Placer::free_blocks, deadline_, false).seconds);
+      const bool first = best_.order.empty();
+      const Pass pass = run_pass(key, Placer::free_blocks, first ? Deadline::never() : deadline_, false);
+      last_seconds = std::max(last_seconds, pass.seconds);
     }
   }
 
@@ -374,7 +423,7 @@ class Portfolio {
   // from, so that one is considered only when none was settled (not even one fall in time).
   void consider_settled(std::vector<Bytes> offsets) {
     const bool settle_it = height_of(problem_, offsets) > lowest_possible_ &&
-                           problem_.items.size() <= kLargeInstance &&
+                           !is_large() &&
                            overlap_pairs() <= kGapMaxPairs;
     if (settle_it) {
       const Deadline share = Deadline::after_seconds(kSettleShare * deadline_.seconds_left());
@@ -435,6 +484,12 @@ class Portfolio {
   const Bytes grain_;
   Bytes lowest_possible_;  // no packing is lower (the bound, or proven by the exact search)
   const Deadline deadline_;
+  // The whole solve's deadline (deadline_ but in a block's portfolio), against which passes that
+  // their deadline does not stop are weighed (may_begin): a block's portfolio may run past its
+  // share into the slack that bands keep (kLargeBandsShare, kCheckTimelines), and blocks of 134,000-
+  // 586,000 items, merged into 15-321 items past their share, tile that way (perfect:1000000:2:
+  // 20000000 1.0837, 1.2514 without).
+  const Deadline solve_deadline_;
   const Tilings tilings_;
   bool free_blocks_run_ = false;
   std::optional<std::int64_t> overlap_pairs_;

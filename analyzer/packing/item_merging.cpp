@@ -22,7 +22,7 @@ constexpr std::int64_t kHoleWorkPerItem = 1024;
 
 }  // namespace
 
-MergedProblem::MergedProblem(const Problem& problem, Stacking stacking)
+MergedProblem::MergedProblem(const Problem& problem, Stacking stacking, Deadline deadline)
     : original_count_(problem.items.size()),
       hole_work_left_(kHoleWorkPerItem * static_cast<std::int64_t>(problem.items.size())) {
   nodes_.reserve(2 * original_count_);
@@ -34,7 +34,7 @@ MergedProblem::MergedProblem(const Problem& problem, Stacking stacking)
     nodes_.push_back(leaf);
     (item.live.size() == 1 ? active : kept).push_back(static_cast<std::uint32_t>(i));
   }
-  for (bool changed = true; changed;) {
+  for (bool changed = true; changed && !deadline.passed();) {
     const bool stacked = merge_in_address(active, stacking);
     const bool joined = merge_in_time(active);
     changed = stacked || joined;

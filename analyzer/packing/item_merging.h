@@ -23,6 +23,7 @@
 #include <span>
 #include <vector>
 
+#include "analyzer/packing/deadline.h"
 #include "analyzer/packing/problem.h"
 
 namespace tidepool::packing {
@@ -36,7 +37,10 @@ class MergedProblem {
   };
 
   // Merges the single-interval items of `problem` (items with several intervals stay as they are).
-  explicit MergedProblem(const Problem& problem, Stacking stacking = Stacking::all);
+  // No round of merges begins past `deadline` (each sorts the items left); what was merged by then
+  // is as sound.
+  explicit MergedProblem(const Problem& problem, Stacking stacking = Stacking::all,
+                         Deadline deadline = Deadline::never());
 
   // The merged instance: fewer items, the same bytes live at every time.
   const Problem& problem() const { return merged_; }

@@ -1,7 +1,7 @@
 // Anytime behaviour at the deadline: the greedy placement rules stop and leave kUnplaced, the
 // completion places the rest above without moving anything, the reserve per unreached item, and
-// `best` returning a valid packing when its time is already up; deadlines beyond what the clock
-// counts.
+// `best` returning a valid packing when its time is already up (on a large instance, the quickest
+// there is); deadlines beyond what the clock counts.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -97,6 +97,20 @@ TEST(PackingDeadline, BestAnswersAtOncePastItsDeadline) {
     EXPECT_TRUE(verdict.valid) << verdict.reason;
     EXPECT_GE(solution.height, lower_bound(problem));
   }
+}
+
+// Above 200,000 items, with no time left, `best` begins nothing that its deadline does not stop
+// (the sweep's setup, merging, bands) and answers with the quickest packing there is: one
+// free-blocks pass, not cut (completing a cut one costs as much).
+TEST(PackingDeadline, BestPastItsDeadlineOnALargeInstanceMakesOneFreeBlocksPass) {
+  const Problem problem = generate_perfect(200'001, 3).problem;
+  const Solution solution = solve("best", problem, already_passed());
+  const Verdict verdict = check(problem, solution);
+  EXPECT_TRUE(verdict.valid) << verdict.reason;
+  const Timeline timeline(problem);
+  const std::vector<Bytes> pass =
+      place(problem, timeline, order_by(problem, OrderKey::size), Placer::free_blocks, Deadline::never());
+  EXPECT_EQ(solution.height, height_of(problem, pass));
 }
 
 }  // namespace

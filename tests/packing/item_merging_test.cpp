@@ -61,6 +61,15 @@ TEST(PackingItemMerging, FoldsGuillotineCutsIntoOneItem) {
   }
 }
 
+// Rounds of merges stop at the deadline: past it, nothing is merged, and the instance stays as it
+// was (the expansion gives its items the offsets given).
+TEST(PackingItemMerging, MergesNothingPastItsDeadline) {
+  const PerfectInstance instance = generate_perfect(3000, 1);
+  const MergedProblem merged(instance.problem, MergedProblem::Stacking::all, Deadline::after_seconds(0));
+  ASSERT_EQ(merged.problem().items.size(), instance.problem.items.size());
+  EXPECT_EQ(merged.expand(instance.packing.offsets), instance.packing.offsets);
+}
+
 // Grown instances fold only in part: any packing of what is left expands into a valid packing of
 // the original, as high.
 TEST(PackingItemMerging, ExpandsAnyPackingOfTheMergedInstanceIntoAValidOne) {

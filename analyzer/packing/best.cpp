@@ -109,9 +109,10 @@ constexpr double kWithinHolesTimelines = 40;
 // with a packing at hand or not, without this many timeline builds left of the whole solve's time
 // (solve_deadline_): the hole sweep's setup (its steps: half a timeline at 1,000,000 items) and
 // merging with the search after it (a round of merges took 0.8-1.5 s at 1,000,000 items, merging
-// perfect:1000000:1 into one item 2.3 timelines);
-// and with no packing yet, kFreeBlocksTimelines more for the first (the free-blocks pass: 2.5-4
-// timelines there, with its sort). Until session 23 they ran whenever there was no packing, and at
+// perfect:1000000:1 into one item 2.3 timelines); and with no packing yet, kFirstPackingTimelines
+// more for the first (one free-blocks pass, with its sort: 2.5-3.8 timelines at 1,000,000 items;
+// with 6, perfect:1000000:1 was not merged at 4 s and ended at 2.06 instead of the optimum in
+// 2.6 s). Until session 23 they ran whenever there was no packing, and at
 // 1,000,000 items a limit of 0.5 s was overrun by up to 5.5 s (grown:1000000:1: its merge, then
 // free-blocks passes cut and dropped, then a greedy pass completed). Smaller instances run them
 // regardless: they cost tenths of a second at most, and blocks that bands pack past their share
@@ -119,6 +120,7 @@ constexpr double kWithinHolesTimelines = 40;
 // their deadline before, left perfect:1000000:4:10000000 at 1.21 instead of the optimum).
 constexpr double kSweepSetupTimelines = 2;
 constexpr double kMergeTimelines = 2;
+constexpr double kFirstPackingTimelines = 4;
 // The share of the time left after bands that settling their packing may take (settle.h: it stops
 // sooner once a round lowers nothing, usually within a few tenths of a second at 10,000 items).
 constexpr double kSettleShare = 0.5;
@@ -223,7 +225,7 @@ class Portfolio {
   // The seconds that a large instance keeps back for its first packing (the free-blocks pass) while
   // it has none.
   double first_packing_reserve() const {
-    return is_large() && best_.order.empty() ? kFreeBlocksTimelines * timeline_seconds_ : 0;
+    return is_large() && best_.order.empty() ? kFirstPackingTimelines * timeline_seconds_ : 0;
   }
 
   // Whether a pass that its deadline does not stop, and that costs about `timelines` timeline

@@ -111,8 +111,8 @@ constexpr double kWithinHolesTimelines = 40;
 // merging with the search after it (a round of merges took 0.8-1.5 s at 1,000,000 items, merging
 // perfect:1000000:1 into one item 2.3 timelines); and with no packing yet, kFirstPackingTimelines
 // more for the first (one free-blocks pass, with its sort: 2.5-3.8 timelines at 1,000,000 items;
-// with 6, perfect:1000000:1 was not merged at 4 s and ended at 2.06 instead of the optimum in
-// 2.6 s). Until session 23 they ran whenever there was no packing, and at
+// with 6, perfect:1000000:1:3000000 and :10000000 were not merged at 4 s and ended at 2.29 and
+// 2.10 instead of 1.33 and 1.25). Until session 23 they ran whenever there was no packing, and at
 // 1,000,000 items a limit of 0.5 s was overrun by up to 5.5 s (grown:1000000:1: its merge, then
 // free-blocks passes cut and dropped, then a greedy pass completed). Smaller instances run them
 // regardless: they cost tenths of a second at most, and blocks that bands pack past their share
@@ -488,9 +488,9 @@ class Portfolio {
   const Deadline deadline_;
   // The whole solve's deadline (deadline_ but in a block's portfolio), against which passes that
   // their deadline does not stop are weighed (may_begin): a block's portfolio may run past its
-  // share into the slack that bands keep (kLargeBandsShare, kCheckTimelines), and blocks of 134,000-
-  // 586,000 items, merged into 15-321 items past their share, tile that way (perfect:1000000:2:
-  // 20000000 1.0837, 1.2514 without).
+  // share into the slack that bands keep (kLargeBandsShare, kCheckTimelines). Blocks of 134,000-
+  // 586,000 items of perfect:1000000:2:20000000 are merged into 15-321 items past their share and
+  // tiled that way (1.0837; with those blocks refused, 1.2514).
   const Deadline solve_deadline_;
   const Tilings tilings_;
   bool free_blocks_run_ = false;

@@ -164,7 +164,7 @@ class Portfolio {
       if (!large) {
         run_hole_sweep(kHoleSweepShare, SweepPasses::all);
       } else {
-        run_hole_sweep(kLargeHoleSweepShare, SweepPasses::whole_steps, first_packing_reserve());
+        run_hole_sweep(kLargeHoleSweepShare, SweepPasses::whole_steps);
       }
       if (done(deadline_)) return std::move(best_.solution);
       const bool bands = tilings_ == Tilings::all;
@@ -254,11 +254,11 @@ class Portfolio {
 
   // Instances with no slack, swept in time hole by hole (hole_sweep.h): at the lower bound when
   // the holes are right, else nothing.
-  // `reserve`: the seconds kept back for what follows (a first packing of a large instance).
-  void run_hole_sweep(double share, SweepPasses passes, double reserve = 0) {
+  // A large instance with no packing yet keeps back the time for its first (first_packing_reserve).
+  void run_hole_sweep(double share, SweepPasses passes) {
     if (!may_begin(kSweepSetupTimelines)) return;
     const double left = deadline_.seconds_left();
-    const Deadline deadline = Deadline::after_seconds(std::min(share * left, left - reserve));
+    const Deadline deadline = Deadline::after_seconds(std::min(share * left, left - first_packing_reserve()));
     if (auto offsets = sweep_holes(problem_, timeline_, deadline, passes)) {
       consider_found(std::move(*offsets));
     }

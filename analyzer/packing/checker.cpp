@@ -3,13 +3,28 @@
 #include "analyzer/packing/checker.h"
 
 #include <algorithm>
+#include <compare>
+#include <cstdint>
 #include <iterator>
 #include <map>
-#include <tuple>
 #include <vector>
 
 namespace tidepool::packing {
 namespace {
+
+// A start or an end of an item's interval, ordered by time, then ends before starts (intervals are
+// half-open), then by item. Sixteen bytes, in a vector reserved at once: at 1,000,000 items, as
+// tuples of 24 bytes in a vector grown one by one, the events took 0.67 s to build and sort
+// against 0.30 s, and the whole check 1.3-1.7 times the timeline's build against 1.1-1.4 (bands
+// check their packing within a solve's time).
+struct Event {
+  static constexpr std::uint64_t kStart = std::uint64_t{1} << 63;
+  Time time = 0;
+  std::uint64_t order = 0;  // kStart for a start, and the item
+  bool is_start() const { return (order & kStart) != 0; }
+  std::size_t item() const { return static_cast<std::size_t>(order & ~kStart); }
+  friend auto operator<=>(const Event&, const Event&) = default;
+};
 
 std::string describe(const Item& item, Bytes offset) {
   return "'" + item.id + "' at [" + std::to_string(offset) + ", " + std::to_string(offset + item.size) + ")";
@@ -37,19 +52,23 @@ Verdict check(const Problem& problem, const Solution& solution) {
     return {false, "the stated height " + std::to_string(solution.height) + " is not the actual height " +
                        std::to_string(height)};
   }
-  // Events: (time, 0 = end / 1 = start, item). Ends first: intervals are half-open.
-  std::vector<std::tuple<Time, int, std::size_t>> events;
+  std::size_t interval_count = 0;
+  for (const Item& item : items) interval_count += item.live.size();
+  std::vector<Event> events;
+  events.reserve(2 * interval_count);
   for (std::size_t i = 0; i < items.size(); ++i) {
     for (const Interval& interval : items[i].live) {
-      events.emplace_back(interval.lower, 1, i);
-      events.emplace_back(interval.upper, 0, i);
+      events.push_back({interval.lower, Event::kStart | i});
+      events.push_back({interval.upper, i});
     }
   }
   std::ranges::sort(events);
   std::multimap<Bytes, std::size_t> live;  // offset -> item
   std::vector<std::multimap<Bytes, std::size_t>::iterator> where(items.size(), live.end());
-  for (const auto& [time, is_start, i] : events) {
-    if (!is_start) {
+  for (const Event& event : events) {
+    const std::size_t i = event.item();
+    const Time time = event.time;
+    if (!event.is_start()) {
       live.erase(where[i]);
       continue;
     }

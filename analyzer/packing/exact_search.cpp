@@ -90,7 +90,10 @@ ExactSearch::ExactSearch(const Problem& problem, const Timeline& timeline)
   length_.resize(n);
   for (std::size_t i = 0; i < n; ++i) {
     length_[i] = live_length(problem.items[i]);
-    area_[i] = length_[i] * problem.items[i].size;
+    // Saturated: a valid problem's lengths and sizes fit in 64 bits, not always their products.
+    const Bytes size = problem.items[i].size;
+    area_[i] = length_[i] > std::numeric_limits<Bytes>::max() / size ? std::numeric_limits<Bytes>::max()
+                                                                      : length_[i] * size;
   }
 }
 

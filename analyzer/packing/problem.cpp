@@ -15,12 +15,24 @@ namespace {
 }  // namespace
 
 void validate(const Problem& problem) {
+  Bytes total = 0;  // of sizes and alignments, up to kMaxTotalBytes
   for (const Item& item : problem.items) {
     if (item.size < 1) reject(item, "size must be at least 1, got " + std::to_string(item.size));
     if (item.alignment < 1) {
       reject(item, "alignment must be at least 1, got " + std::to_string(item.alignment));
     }
+    if (item.size > kMaxTotalBytes - total || item.alignment > kMaxTotalBytes - total - item.size) {
+      reject(item, "the sizes and alignments of the items up to this one add up to more than 2^61 bytes");
+    }
+    total += item.size + item.alignment;
     if (item.live.empty()) reject(item, "has no live interval");
+    for (const Interval& interval : item.live) {
+      for (const Time time : {interval.lower, interval.upper}) {
+        if (time < -kMaxTime || time > kMaxTime) {
+          reject(item, "time " + std::to_string(time) + " lies beyond +-2^61");
+        }
+      }
+    }
     std::vector<Interval> sorted = item.live;
     std::ranges::sort(sorted, {}, &Interval::lower);
     for (std::size_t i = 0; i < sorted.size(); ++i) {

@@ -43,8 +43,16 @@ struct Solution {
   Bytes height = 0;
 };
 
+// What every solver's arithmetic stays far inside of: the sizes and alignments of all items add
+// up to at most kMaxTotalBytes (so a height, an offset plus a size, or an offset aligned up never
+// overflows Bytes), and every time lies within [-kMaxTime, kMaxTime] (so a live length, or the
+// sum of an item's, never overflows Time). 2^61 bytes is about 2.3 million TiB.
+inline constexpr Bytes kMaxTotalBytes = Bytes{1} << 61;
+inline constexpr Time kMaxTime = Time{1} << 61;
+
 // Throws std::invalid_argument naming the first bad item: a size below 1, an alignment below 1,
-// no interval, an empty interval, or intervals that overlap one another.
+// no interval, an empty interval, intervals that overlap one another, a time beyond kMaxTime, or
+// the item at which sizes and alignments add up past kMaxTotalBytes.
 void validate(const Problem& problem);
 
 // Sorts each item's intervals and merges those that touch, so that every item's intervals are

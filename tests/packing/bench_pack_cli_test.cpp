@@ -124,7 +124,11 @@ TEST_F(BenchPackCommand, HeldOutGeneratorWritesCutInstancesWithTheirPerfectPacki
 TEST_F(BenchPackCommand, RefusesBadInputWithOneLine) {
   const std::string backwards = write("backwards.csv", "id,lower,upper,size\na,5,3,10\n");
   const std::string small = write("small.csv", kSmall);
+  // Sizes whose sums would overflow 64 bits (the lower bound, any stacking of the two).
+  const std::string huge = write("huge.csv", "id,lower,upper,size\na,0,10,9223372036854775807\nb,0,10,9223372036854775807\n");
   const std::vector<test_support::Refusal> refusals = {
+      {{"bench", "pack", huge}, 1,
+       huge + ": item 'a': the sizes and alignments of the items up to this one add up to more than 2^61 bytes"},
       {{"bench", "pack", backwards}, 1, backwards + ":2: upper (3) must be greater than lower (5)"},
       {{"bench", "pack", (dir_.path() / "missing.csv").string()}, 1, "missing.csv: cannot open the file"},
       {{"bench", "pack", "--time-limit", "0", small}, 2, "--time-limit must be positive"},

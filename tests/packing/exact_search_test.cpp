@@ -30,6 +30,20 @@ TEST(PackingExactSearch, TriangleNeedsThreeUnitsNotTwo) {
   EXPECT_LE(height_of(problem, offsets), 3);
 }
 
+// Items as large and as long as validate allows: their areas (size x live length, a preorder's
+// key) are beyond 64 bits and saturate instead of overflowing.
+TEST(PackingExactSearch, OrdersItemsAtTheLimitsByArea) {
+  const Bytes unit = kMaxTotalBytes / 16;
+  const Problem problem{{{"early", 3 * unit, unit, {{-kMaxTime, 0}}},
+                         {"late", 3 * unit, unit, {{0, kMaxTime}}},
+                         {"through", 2 * unit, 1, {{-kMaxTime, kMaxTime}}}}};
+  validate(problem);
+  std::vector<Bytes> offsets;
+  ASSERT_EQ(run_search(problem, 5 * unit, 1'000, offsets), SearchStatus::found);
+  EXPECT_TRUE(check(problem, {offsets, height_of(problem, offsets)}).valid);
+  EXPECT_EQ(run_search(problem, 5 * unit - 1, 1'000, offsets), SearchStatus::infeasible);
+}
+
 TEST(PackingExactSearch, FindsPerfectPackings) {
   for (const std::uint64_t seed : {1, 2, 3}) {
     const PerfectInstance instance = generate_perfect(60, seed, 4096, 4096);

@@ -1,6 +1,7 @@
 // The packing problem: validation, normalization, the lower bound and the height.
 #include <gtest/gtest.h>
 
+#include <limits>
 #include <stdexcept>
 
 #include "analyzer/packing/problem.h"
@@ -35,6 +36,23 @@ TEST(PackingProblem, ValidateRejectsBadItems) {
   EXPECT_THROW(validate(Problem{{{"empty", 1, 1, {{3, 3}}}}}), std::invalid_argument);
   EXPECT_THROW(validate(Problem{{{"overlap", 1, 1, {{0, 5}, {4, 6}}}}}), std::invalid_argument);
   EXPECT_NO_THROW(validate(Problem{{{"ok", 1, 1, {{4, 6}, {0, 4}}}}}));
+}
+
+// Sums of sizes and alignments, and times, stay where no solver's arithmetic overflows.
+TEST(PackingProblem, ValidateKeepsSumsAndTimesWithinTheLimits) {
+  const Bytes half = kMaxTotalBytes / 2;
+  EXPECT_NO_THROW(validate(Problem{{{"all", kMaxTotalBytes - 1, 1, {{-kMaxTime, kMaxTime}}}}}));
+  EXPECT_NO_THROW(validate(Problem{{{"a", half - 1, 1, {{0, 1}}}, {"b", half - 1, 1, {{0, 1}}}}}));
+  try {
+    validate(Problem{{{"a", half, 1, {{0, 1}}}, {"b", half - 1, 1, {{5, 6}}}, {"c", 1, 1, {{0, 1}}}}});
+    FAIL() << "expected an error";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("'b'"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(validate(Problem{{{"aligned", 1, kMaxTotalBytes, {{0, 1}}}}}), std::invalid_argument);
+  EXPECT_THROW(validate(Problem{{{"late", 1, 1, {{0, kMaxTime + 1}}}}}), std::invalid_argument);
+  EXPECT_THROW(validate(Problem{{{"early", 1, 1, {{-kMaxTime - 1, 0}}}}}), std::invalid_argument);
+  EXPECT_THROW(validate(Problem{{{"max", 1, 1, {{0, std::numeric_limits<Time>::max()}}}}}), std::invalid_argument);
 }
 
 TEST(PackingProblem, ValidateNamesTheItem) {

@@ -97,6 +97,8 @@ struct Known {
   Bytes optimum;
 };
 
+constexpr Bytes kLimitUnit = kMaxTotalBytes / 16;
+
 std::vector<Known> known_instances() {
   return {
       {"two gaps", kTwoGaps, 10},
@@ -116,6 +118,13 @@ std::vector<Known> known_instances() {
        Problem{{{"a", 1, 1, {{0, 2}}}, {"b", 1, 1, {{1, 3}}}, {"c", 1, 1, {{0, 1}, {2, 3}}}}}, 3},
       {"aligned",
        Problem{{{"x", 100, 256, {{0, 4}}}, {"y", 100, 256, {{2, 6}}}, {"z", 300, 256, {{4, 8}}}}}, 556},
+      // At validate's limits: sizes and alignments adding up to 5/8 of kMaxTotalBytes, times at
+      // +-kMaxTime (a live length of 2^62: areas overflow 64 bits).
+      {"at the limits",
+       Problem{{{"early", 3 * kLimitUnit, kLimitUnit, {{-kMaxTime, 0}}},
+                {"late", 3 * kLimitUnit, kLimitUnit, {{0, kMaxTime}}},
+                {"through", 2 * kLimitUnit, 1, {{-kMaxTime, kMaxTime}}}}},
+       5 * kLimitUnit},
       {"perfect packing", generate_perfect(40, 7, 1000, 1000).problem, 1000},
   };
 }

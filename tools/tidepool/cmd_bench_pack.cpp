@@ -121,7 +121,11 @@ void bench_pack(const BenchPackOptions& options) {
   std::vector<Row> rows;
   for (const std::string& input : options.inputs) {
     const packing::Problem problem = load(input);
-    packing::validate(problem);
+    try {
+      packing::validate(problem);
+    } catch (const std::invalid_argument& e) {
+      throw std::runtime_error(input + ": " + e.what());
+    }
     for (const packing::SolverInfo* solver : chosen) {
       rows.push_back(run_one(input, problem, *solver, options.time_limit));
       if (options.json) continue;

@@ -42,7 +42,15 @@ void validate(const Model& model) {
     for (std::uint32_t waited : op.host_waits)
       if (waited >= i) fail("op " + std::to_string(i) + ": the host waits for a later op");
   }
-  for (std::size_t b = 0; b < model.buffers.size(); ++b) validate_buffer(model, b);
+  Bytes total = 0;
+  for (std::size_t b = 0; b < model.buffers.size(); ++b) {
+    validate_buffer(model, b);
+    const Bytes size = model.buffers[b].size;
+    if (size > kMaxTotalBytes - total) {
+      fail("buffer " + std::to_string(b) + ": the buffers' sizes up to this one add up to more than 2^61 bytes");
+    }
+    total += size;
+  }
 }
 
 std::vector<Bytes> live_bytes_per_op(const Model& model) {

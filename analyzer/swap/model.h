@@ -65,9 +65,14 @@ struct Model {
   bool durations_estimated = false;  // the trace had no device timings; a cost model filled them
 };
 
+// The most the buffers' sizes may add up to, as packing::kMaxTotalBytes (packing/problem.h): sums
+// of live bytes, sizes rounded to kMapGranularity and the pool's packing stay inside 64 bits.
+inline constexpr Bytes kMaxTotalBytes = Bytes{1} << 61;
+
 // Throws std::invalid_argument naming the first problem: an empty model, a negative or
-// non-finite duration, a dependency on a later op, a buffer of size 0, a lifetime outside the
-// ops, an access outside the buffer's lifetime or out of order, a host wait on a later op.
+// non-finite duration, a dependency on a later op, a buffer of size 0, buffers whose sizes add up
+// past kMaxTotalBytes (a corrupt trace), a lifetime outside the ops, an access outside the
+// buffer's lifetime or out of order, a host wait on a later op.
 void validate(const Model& model);
 
 // The total size of the buffers live at each op (persistent ones included), unrounded.

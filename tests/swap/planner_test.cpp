@@ -5,6 +5,8 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <stdexcept>
+#include <string>
 #include <utility>
 
 #include "analyzer/swap/from_trace.h"
@@ -103,6 +105,22 @@ TEST(Planner, ABudgetIsReachedWithTheLeastSlowdownItNeeds) {
   expect_rules_hold(m, r.ops);
   const Result unreachable = plan(m, {free.bounds.floor_bytes / 2, 0}, Planner::best, link);
   EXPECT_FALSE(unreachable.target_met);
+}
+
+// Sizes from a corrupt trace whose sums would overflow 64 bits are refused, not summed.
+TEST(Planner, BuffersAddingUpPast2To61BytesAreRejected) {
+  Model m = synthetic_model("resnet50", 8, 0);
+  EXPECT_NO_THROW(validate(m));
+  ASSERT_GE(m.buffers.size(), 2U);
+  m.buffers[0].size = kMaxTotalBytes / 2;
+  m.buffers[1].size = kMaxTotalBytes / 2;
+  try {
+    validate(m);
+    FAIL() << "expected an error";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("2^61 bytes"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(plan(m, {std::nullopt, 0}, Planner::best, parse_link("pcie5")), std::invalid_argument);
 }
 
 TEST(Planner, BadTargetsAndNamesAreRejected) {

@@ -46,7 +46,7 @@ struct Solution {
 // What every solver's arithmetic stays far inside of: the sizes and alignments of all items add
 // up to at most kMaxTotalBytes (so a height, an offset plus a size, or an offset aligned up never
 // overflows Bytes), and every time lies within [-kMaxTime, kMaxTime] (so a live length, or the
-// sum of an item's, never overflows Time). 2^61 bytes is about 2.3 million TiB.
+// sum of an item's, never overflows Time). 2^61 bytes is 2 EiB.
 inline constexpr Bytes kMaxTotalBytes = Bytes{1} << 61;
 inline constexpr Time kMaxTime = Time{1} << 61;
 

@@ -26,16 +26,14 @@ void validate(const Problem& problem) {
     }
     total += item.size + item.alignment;
     if (item.live.empty()) reject(item, "has no live interval");
-    for (const Interval& interval : item.live) {
-      for (const Time time : {interval.lower, interval.upper}) {
+    std::vector<Interval> sorted = item.live;
+    std::ranges::sort(sorted, {}, &Interval::lower);
+    for (std::size_t i = 0; i < sorted.size(); ++i) {
+      for (const Time time : {sorted[i].lower, sorted[i].upper}) {
         if (time < -kMaxTime || time > kMaxTime) {
           reject(item, "time " + std::to_string(time) + " lies beyond +-2^61");
         }
       }
-    }
-    std::vector<Interval> sorted = item.live;
-    std::ranges::sort(sorted, {}, &Interval::lower);
-    for (std::size_t i = 0; i < sorted.size(); ++i) {
       if (sorted[i].upper <= sorted[i].lower) {
         reject(item, "empty interval [" + std::to_string(sorted[i].lower) + ", " +
                          std::to_string(sorted[i].upper) + ")");

@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <array>
-#include <numeric>
 #include <optional>
 #include <span>
 #include <string_view>
@@ -16,6 +15,7 @@
 #include "analyzer/packing/item_merging.h"
 #include "analyzer/packing/local_search.h"
 #include "analyzer/packing/orders.h"
+#include "analyzer/packing/overlap_search.h"
 #include "analyzer/packing/settle.h"
 #include "analyzer/packing/tiling_search.h"
 #include "analyzer/packing/timeline.h"
@@ -122,20 +122,15 @@ constexpr double kWithinHolesTimelines = 40;
 constexpr double kSweepSetupTimelines = 2;
 constexpr double kMergeTimelines = 2;
 constexpr double kFirstPackingTimelines = 4;
+// Instances with no slack, up to kLargeInstance items and kOverlapSearchMaxPairs, keep this share of
+// the time for the search over overlaps from the portfolio's packing when that is above the bound
+// (overlap_search.h). On the cut instances of 2,000 items on coarse times that the portfolio leaves
+// highest, 5 s of each against the portfolio's 10 s: c-2000-2 1.0539 -> 1.0396, c-2000-5 1.1055 ->
+// 1.0391, c-2000-11 1.0859 -> 1.0586.
+constexpr double kOverlapShare = 0.5;
 // The share of the time left after bands that settling their packing may take (settle.h: it stops
 // sooner once a round lowers nothing, usually within a few tenths of a second at 10,000 items).
 constexpr double kSettleShare = 0.5;
-
-// The greatest common divisor of all sizes and alignments above 1: every offset and height found
-// by the placement rules is a multiple of it, so capacities are tried on that grid only.
-Bytes granularity(const Problem& problem) {
-  Bytes grain = 0;
-  for (const Item& item : problem.items) {
-    grain = std::gcd(grain, item.size);
-    if (item.alignment > 1) grain = std::gcd(grain, item.alignment);
-  }
-  return std::max<Bytes>(grain, 1);
-}
 
 // What a portfolio tries on an instance with no slack before packing it: all of step 0 (best.h);
 // all but bands (on a block that bands left over); or nothing (on a block that bands already
@@ -159,7 +154,24 @@ class Portfolio {
         solve_deadline_(solve_deadline.value_or(deadline)),
         tilings_(tilings) {}
 
+  // The whole portfolio, then, for an instance with no slack packed above the bound, the search
+  // over overlaps from its packing with kOverlapShare of the time (kept back from the rest).
   Solution run() {
+    const Deadline whole = deadline_;
+    const bool lowering = tilings_ == Tilings::all && !is_large() && has_no_slack(problem_, timeline_) &&
+                          overlap_pairs() <= kOverlapSearchMaxPairs;
+    if (lowering) deadline_ = Deadline::after_seconds((1 - kOverlapShare) * deadline_.seconds_left());
+    Solution solution = run_portfolio();
+    if (!lowering || solution.height <= lowest_possible_) return solution;
+    if (auto lower = lower_by_overlaps(problem_, solution.offsets, lowest_possible_, whole, 1)) {
+      solution.height = height_of(problem_, *lower);
+      solution.offsets = std::move(*lower);
+    }
+    return solution;
+  }
+
+ private:
+  Solution run_portfolio() {
     if (tilings_ != Tilings::none && has_no_slack(problem_, timeline_)) {
       const bool large = is_large();
       if (!large) {
@@ -205,7 +217,6 @@ class Portfolio {
     return std::move(best_.solution);
   }
 
- private:
   // Time-overlapping pairs of items, counted once.
   std::int64_t overlap_pairs() {
     if (!overlap_pairs_) overlap_pairs_ = ExactSearch::overlap_pairs(problem_);
@@ -486,7 +497,7 @@ class Portfolio {
   const double timeline_seconds_;  // what building timeline_ took
   const Bytes grain_;
   Bytes lowest_possible_;  // no packing is lower (the bound, or proven by the exact search)
-  const Deadline deadline_;
+  Deadline deadline_;  // the portfolio's: less than the solve's when the overlap search follows
   // The whole solve's deadline (deadline_ but in a block's portfolio), against which passes that
   // their deadline does not stop are weighed (may_begin): a block's portfolio may run past its
   // share into the slack that bands keep (kLargeBandsShare, kCheckTimelines). Blocks of 134,000-

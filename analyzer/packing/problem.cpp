@@ -1,7 +1,8 @@
-// Validation, normalization, the max-live lower bound and the height of a placement.
+// Validation, normalization, the max-live lower bound, the grain and the height of a placement.
 #include "analyzer/packing/problem.h"
 
 #include <algorithm>
+#include <numeric>
 #include <stdexcept>
 #include <utility>
 
@@ -75,6 +76,15 @@ Bytes lower_bound(const Problem& problem) {
     most = std::max(most, live);
   }
   return most;
+}
+
+Bytes granularity(const Problem& problem) {
+  Bytes grain = 0;
+  for (const Item& item : problem.items) {
+    grain = std::gcd(grain, item.size);
+    if (item.alignment > 1) grain = std::gcd(grain, item.alignment);
+  }
+  return std::max<Bytes>(grain, 1);
 }
 
 Time first_start(const Item& item) {

@@ -65,6 +65,10 @@ Bytes lower_bound(const Problem& problem);
 // The highest end (offset + size) over all items; 0 for no items.
 Bytes height_of(const Problem& problem, std::span<const Bytes> offsets);
 
+// The greatest common divisor of all sizes and alignments above 1 (1 for no items): every offset and
+// height that the placement rules find is a multiple of it, so capacities are tried on that grid.
+Bytes granularity(const Problem& problem);
+
 // The earliest start and the latest end of an item's intervals.
 Time first_start(const Item& item);
 Time last_end(const Item& item);

@@ -1,0 +1,95 @@
+// The search over overlaps (overlap_search.h): from a valid packing it finds lower ones, every one
+// valid (checked independently), aligned, with items' gaps used, and the same for a seed.
+#include "analyzer/packing/overlap_search.h"
+
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "analyzer/packing/checker.h"
+#include "analyzer/packing/generator.h"
+#include "analyzer/packing/problem.h"
+
+namespace tidepool::packing {
+namespace {
+
+Item item(Bytes size, std::vector<Interval> live, Bytes alignment = 1) {
+  return Item{"x", size, alignment, std::move(live)};
+}
+
+// Every item on top of the one before: valid, and as high as the sizes add up.
+std::vector<Bytes> stacked(const Problem& problem) {
+  std::vector<Bytes> offsets;
+  Bytes top = 0;
+  for (const Item& each : problem.items) {
+    top = (top + each.alignment - 1) / each.alignment * each.alignment;
+    offsets.push_back(top);
+    top += each.size;
+  }
+  return offsets;
+}
+
+void expect_valid(const Problem& problem, const std::vector<Bytes>& offsets) {
+  const Verdict verdict = check(problem, {offsets, height_of(problem, offsets)});
+  EXPECT_TRUE(verdict.valid) << verdict.reason;
+}
+
+// Instances with a perfect packing, from a stack of all their items: down to the optimum (in
+// 0.05-0.4 s each).
+TEST(PackingOverlapSearch, LowersAStackToTheOptimum) {
+  for (const std::uint64_t seed : {1, 2, 3}) {
+    const PerfectInstance instance = generate_perfect(30, seed, Bytes{1} << 12, 15);
+    const Problem& problem = instance.problem;
+    const auto lowered = lower_by_overlaps(problem, stacked(problem), instance.optimum, Deadline::after_seconds(60), 1);
+    ASSERT_TRUE(lowered.has_value()) << "seed " << seed;
+    expect_valid(problem, *lowered);
+    EXPECT_EQ(height_of(problem, *lowered), instance.optimum) << "seed " << seed;
+  }
+}
+
+// Sizes of 1-3 and alignments of 4 (the grain is 1): every offset the search gives is aligned.
+TEST(PackingOverlapSearch, KeepsOffsetsAligned) {
+  Problem problem;
+  for (int k = 0; k < 12; ++k) {
+    const Time start = k % 4;
+    problem.items.push_back(item(1 + k % 3, {{start, start + 3}}, k % 2 == 0 ? 4 : 1));
+  }
+  const std::vector<Bytes> start = stacked(problem);
+  const auto lowered = lower_by_overlaps(problem, start, lower_bound(problem), Deadline::after_seconds(1), 1);
+  ASSERT_TRUE(lowered.has_value());
+  EXPECT_LT(height_of(problem, *lowered), height_of(problem, start));
+  expect_valid(problem, *lowered);
+  for (std::size_t i = 0; i < problem.items.size(); ++i) EXPECT_EQ((*lowered)[i] % problem.items[i].alignment, 0);
+}
+
+// a is live at [0, 1) and [3, 4), b at [1, 3): b fits in a's gap, at a's offset.
+TEST(PackingOverlapSearch, UsesTheGapsOfItemsLiveSeveralTimes) {
+  Problem problem;
+  problem.items = {item(4, {{0, 1}, {3, 4}}), item(4, {{1, 3}})};
+  const auto lowered = lower_by_overlaps(problem, std::vector<Bytes>{0, 4}, 4, Deadline::after_seconds(10), 1);
+  ASSERT_TRUE(lowered.has_value());
+  EXPECT_EQ(*lowered, (std::vector<Bytes>{0, 0}));
+}
+
+// A packing at the target is not searched below; one that cannot be lowered gives nothing.
+TEST(PackingOverlapSearch, GivesNothingWhenNothingIsLower) {
+  Problem problem;
+  problem.items = {item(2, {{0, 2}}), item(3, {{1, 3}})};
+  EXPECT_FALSE(lower_by_overlaps(problem, std::vector<Bytes>{0, 2}, 5, Deadline::after_seconds(10), 1).has_value());
+  EXPECT_FALSE(lower_by_overlaps(problem, std::vector<Bytes>{0, 2}, 4, Deadline::after_seconds(1), 1).has_value());
+}
+
+// Without a deadline that stops it (a target halfway down from the stack), a seed gives one packing.
+TEST(PackingOverlapSearch, IsTheSameForASeed) {
+  const PerfectInstance instance = generate_perfect(80, 4, Bytes{1} << 12, 40);
+  const Problem& problem = instance.problem;
+  const std::vector<Bytes> start = stacked(problem);
+  const Bytes target = (height_of(problem, start) + instance.optimum) / 2;
+  const auto first = lower_by_overlaps(problem, start, target, Deadline::never(), 7);
+  const auto second = lower_by_overlaps(problem, start, target, Deadline::never(), 7);
+  ASSERT_TRUE(first.has_value());
+  EXPECT_EQ(first, second);
+}
+
+}  // namespace
+}  // namespace tidepool::packing

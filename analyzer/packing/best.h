@@ -24,8 +24,8 @@
 //     order of the best packing so far (local_search.h), until it stalls, if one pass of the
 //     placement that found it fits in the time left.
 // On an instance with no slack of up to 200,000 items and 4,000,000 time-overlapping pairs, all of
-// this has half the time; when its packing is above the bound, the search over overlaps
-// (overlap_search.h) lowers it with the other half.
+// this has 40% of the time; when its packing is above the bound, the search over overlaps
+// (overlap_search.h) lowers it with the other 60%.
 // The first greedy packing is always completed, even past the deadline.
 #pragma once
 

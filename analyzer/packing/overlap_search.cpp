@@ -28,6 +28,10 @@ constexpr double kLeastGain = 1e-3;
 // weighted overlap (on instances a few hundred grains high: c-2000-11 1.0742 -> 1.0547 in 5 s from
 // the portfolio's packing at 10 s, t-2000-19 1.0742 -> 1.0664).
 constexpr std::int64_t kDenseSweepShare = 4;
+// The search gives up after this many attempts in a row at one height with a band of one grain
+// (so that it ends without a deadline, where the target cannot be packed): far more than 10 s
+// allow on the cut instances (an attempt takes 0.1-1 s there).
+constexpr int kMaxFailedAttempts = 100;
 // The deadline is read once per this many moves tried.
 constexpr int kTriesPerClockRead = 64;
 
@@ -96,10 +100,12 @@ class OverlapSearch {
         packed_ = y_;
         packed_height_ = height_;
         lowered = true;
+        failed_attempts_ = 0;
         if (packed_height_ > target_) lower();
         continue;
       }
       if (++minima_ - minima_at_lowering_ > kMinimaPerHeight) {
+        if (band_ == 1 && ++failed_attempts_ == kMaxFailedAttempts) break;
         y_ = packed_;
         height_ = packed_height_;
         band_ = std::max<std::int64_t>(1, band_ / 2);
@@ -372,6 +378,7 @@ class OverlapSearch {
   std::vector<std::int64_t> packed_;  // the lowest packing found
   std::int64_t packed_height_ = 0;
   long minima_ = 0, minima_at_lowering_ = 0;
+  int failed_attempts_ = 0;  // in a row, with a band of one grain
 };
 
 }  // namespace

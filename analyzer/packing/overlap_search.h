@@ -34,8 +34,9 @@ namespace tidepool::packing {
 inline constexpr std::int64_t kOverlapSearchMaxPairs = 4'000'000;
 
 // A packing of `problem` lower than `offsets` (a valid packing), the lowest found before the
-// deadline or at `target` (no lower is looked for), or nothing if none was found. Deterministic
-// for a seed, but for where the deadline stops it. The problem must be valid and normalized.
+// deadline, at `target` (no lower is looked for) or when the search gives up (100 attempts in a
+// row fail at one height), or nothing if none was found. Deterministic for a seed, but for where
+// the deadline stops it. The problem must be valid and normalized.
 std::optional<std::vector<Bytes>> lower_by_overlaps(const Problem& problem, std::span<const Bytes> offsets,
                                                     Bytes target, Deadline deadline, std::uint64_t seed);
 

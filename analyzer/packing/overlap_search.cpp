@@ -24,9 +24,9 @@ constexpr double kFirstBandOfGap = 1.0 / 16;
 // high) smaller gains let the search creep down a slope for millions of moves without ever
 // reaching a local minimum (c-2000-2: no height lower in 10 s; with it, 1.0539 -> 1.0377).
 constexpr double kLeastGain = 1e-3;
-// An item's offsets are all swept (no sort) when there are at most this many per breakpoint of its
-// weighted overlap (on instances a few hundred grains high: c-2000-11 1.0742 -> 1.0547 in 5 s from
-// the portfolio's packing at 10 s, t-2000-19 1.0742 -> 1.0664).
+// An item's offsets are all swept (no sort) when it has at most this many offsets per breakpoint of
+// its weighted overlap (instances a few hundred grains high; one run each, 5 s from the portfolio's
+// packing at 10 s: c-2000-11 1.0742 -> 1.0547, t-2000-19 1.0742 -> 1.0664, c-2000-5 1.0391 both).
 constexpr std::int64_t kDenseSweepShare = 4;
 // The search gives up after this many attempts in a row at one height with a band of one grain
 // (so that it ends without a deadline, where the target cannot be packed): far more than 10 s

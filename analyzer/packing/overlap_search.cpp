@@ -150,7 +150,7 @@ class OverlapSearch {
     }
   }
 
-  // Removes a band of rows at a random height, then looks at every item that overlaps.
+  // Removes the emptiest band of rows (emptiest_band), then looks at every item that overlaps.
   void lower() {
     const std::int64_t band = std::min(band_, height_ - target_);
     const std::int64_t row = emptiest_band(band);

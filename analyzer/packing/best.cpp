@@ -161,10 +161,11 @@ class Portfolio {
   // over overlaps from its packing with kOverlapShare of the time (kept back from the rest).
   Solution run() {
     const Deadline whole = deadline_;
-    const bool lowering = tilings_ == Tilings::all && !is_large() && has_no_slack(problem_, timeline_) &&
+    const bool tiling = tilings_ != Tilings::none && has_no_slack(problem_, timeline_);
+    const bool lowering = tiling && tilings_ == Tilings::all && !is_large() &&
                           overlap_pairs() <= kOverlapSearchMaxPairs;
     if (lowering) deadline_ = Deadline::after_seconds((1 - kOverlapShare) * deadline_.seconds_left());
-    Solution solution = run_portfolio();
+    Solution solution = run_portfolio(tiling);
     if (!lowering || solution.height <= lowest_possible_) return solution;
     if (auto lower = lower_by_overlaps(problem_, solution.offsets, lowest_possible_, whole, 1)) {
       solution.height = height_of(problem_, *lower);
@@ -174,8 +175,9 @@ class Portfolio {
   }
 
  private:
-  Solution run_portfolio() {
-    if (tilings_ != Tilings::none && has_no_slack(problem_, timeline_)) {
+  // `tiling`: the instance has no slack and tilings are tried (step 0 of best.h).
+  Solution run_portfolio(bool tiling) {
+    if (tiling) {
       const bool large = is_large();
       if (!large) {
         run_hole_sweep(kHoleSweepShare, SweepPasses::all);

@@ -7,6 +7,8 @@
 #include <random>
 #include <utility>
 
+#include "analyzer/packing/orders.h"
+
 namespace tidepool::packing {
 namespace {
 
@@ -70,11 +72,7 @@ class OverlapSearch {
     target_ = static_cast<std::int64_t>((target + grain_ - 1) / grain_);
     band_ = std::max<std::int64_t>({1, static_cast<std::int64_t>(kFirstBandShare * static_cast<double>(target_)),
                                     static_cast<std::int64_t>(kFirstBandOfGap * static_cast<double>(height_ - target_))});
-    for (const Item& item : problem.items) {
-      Time length = 0;
-      for (const Interval& interval : item.live) length += interval.upper - interval.lower;
-      length_.push_back(static_cast<double>(length));
-    }
+    for (const Item& item : problem.items) length_.push_back(static_cast<double>(live_length(item)));
     link_neighbours(problem);
     conflicts_.assign(n, 0);
     queued_.assign(n, false);

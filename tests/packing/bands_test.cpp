@@ -165,6 +165,23 @@ TEST(PackingBands, SplitsADeepCutTreeOrStopsAtTheDeadline) {
   EXPECT_GE(blocks, 1U);
 }
 
+// The split stops at its deadline wherever it is, its rounds of joins at one time included (the
+// times not joined by then are joined whole): bands stay sound, so the stacked blocks are a valid
+// packing, whichever deadline stops it.
+TEST(PackingBands, ASplitStoppedAnywhereStaysSound) {
+  const PerfectInstance instance = generate_from_spec("perfect:10000:3:2000");
+  const Timeline timeline(instance.problem);
+  const BlockPacker stacked = [](const Problem& block, Deadline, bool) { return stacked_offsets(block); };
+  for (const double seconds : {0.0, 0.0005, 0.001, 0.002, 0.004, 0.008, 0.016, 0.032}) {
+    const std::optional<std::vector<Bytes>> offsets =
+        tile_by_bands(instance.problem, timeline, Deadline::after_seconds(seconds),
+                      Deadline::after_seconds(seconds), stacked);
+    ASSERT_TRUE(offsets.has_value()) << "stopped after " << seconds << " s";
+    const Verdict verdict = check(instance.problem, {*offsets, height_of(instance.problem, *offsets)});
+    EXPECT_TRUE(verdict.valid) << verdict.reason;
+  }
+}
+
 // A pinwheel (five items around a centre, 3 bytes over [0, 3): no cut in time, one part) under a
 // band of 5 bytes, and beside them in time an item of 8 bytes over [3, 5). The pinwheel does not
 // come apart, and the tiling search tiles it: the block packer is not needed.

@@ -3,28 +3,15 @@
 #include "analyzer/packing/checker.h"
 
 #include <algorithm>
-#include <compare>
 #include <cstdint>
 #include <iterator>
 #include <map>
 #include <vector>
 
+#include "analyzer/packing/time_sort.h"
+
 namespace tidepool::packing {
 namespace {
-
-// A start or an end of an item's interval, ordered by time, then ends before starts (intervals are
-// half-open), then by item. Sixteen bytes, in a vector reserved at once: at 1,000,000 items, as
-// tuples of 24 bytes in a vector grown one by one, the events took 0.67 s to build and sort
-// against 0.30 s, and the whole check 1.3-1.7 times the timeline's build against 1.1-1.4 (bands
-// check their packing within a solve's time).
-struct Event {
-  static constexpr std::uint64_t kStart = std::uint64_t{1} << 63;
-  Time time = 0;
-  std::uint64_t order = 0;  // kStart for a start, and the item
-  bool is_start() const { return (order & kStart) != 0; }
-  std::size_t item() const { return static_cast<std::size_t>(order & ~kStart); }
-  friend auto operator<=>(const Event&, const Event&) = default;
-};
 
 std::string describe(const Item& item, Bytes offset) {
   return "'" + item.id + "' at [" + std::to_string(offset) + ", " + std::to_string(offset + item.size) + ")";
@@ -52,26 +39,33 @@ Verdict check(const Problem& problem, const Solution& solution) {
     return {false, "the stated height " + std::to_string(solution.height) + " is not the actual height " +
                        std::to_string(height)};
   }
+  // The sweep takes, at each time, the ends before the starts (intervals are half-open), and
+  // starts of one time by item. Starts and ends are sorted apart in linear time (time_sort.h) and
+  // merged: on perfect:1000000:7:10000000's own packing the whole check took 1.09-1.68 s with one
+  // comparison sort of 16-byte events, 0.98-1.24 s so (four interleaved runs each); the ordered map
+  // is the rest.
   std::size_t interval_count = 0;
   for (const Item& item : items) interval_count += item.live.size();
-  std::vector<Event> events;
-  events.reserve(2 * interval_count);
+  std::vector<TimedItem> starts;
+  std::vector<TimedItem> ends;
+  starts.reserve(interval_count);
+  ends.reserve(interval_count);
   for (std::size_t i = 0; i < items.size(); ++i) {
     for (const Interval& interval : items[i].live) {
-      events.push_back({interval.lower, Event::kStart | i});
-      events.push_back({interval.upper, i});
+      starts.emplace_back(interval.lower, static_cast<std::uint32_t>(i));
+      ends.emplace_back(interval.upper, static_cast<std::uint32_t>(i));
     }
   }
-  std::ranges::sort(events);
+  sort_by_time(starts);
+  sort_by_time(ends);
   std::multimap<Bytes, std::size_t> live;  // offset -> item
   std::vector<std::multimap<Bytes, std::size_t>::iterator> where(items.size(), live.end());
-  for (const Event& event : events) {
-    const std::size_t i = event.item();
-    const Time time = event.time;
-    if (!event.is_start()) {
-      live.erase(where[i]);
+  for (std::size_t s = 0, e = 0; s < starts.size();) {
+    if (e < ends.size() && ends[e].first <= starts[s].first) {
+      live.erase(where[ends[e++].second]);
       continue;
     }
+    const auto [time, i] = starts[s++];
     const Bytes offset = solution.offsets[i];
     const auto next = live.lower_bound(offset);
     if (next != live.end() && next->first < offset + items[i].size) {

@@ -9,38 +9,11 @@
 
 #include "analyzer/packing/checker.h"
 #include "analyzer/packing/completion.h"
+#include "analyzer/packing/time_sort.h"
 
 namespace tidepool::packing {
 
 namespace {
-
-using TimedItem = std::pair<Time, std::uint32_t>;
-
-// Sorts by time, stably (items of one time stay in the order given): a least-significant-digit
-// radix sort over the times' offsets from the earliest, 11 bits a pass, as many passes as the
-// span of times needs (two for 3,000,000 steps). At 1,000,000 items it took a quarter of the time
-// std::sort of the pairs took, which the whole-step pass spends before its first step.
-void sort_by_time(std::vector<TimedItem>& items) {
-  if (items.empty()) return;
-  constexpr int kBits = 11;
-  constexpr std::size_t kBuckets = std::size_t{1} << kBits;
-  const auto [earliest, latest] = std::ranges::minmax(items);
-  const auto offset = [base = static_cast<std::uint64_t>(earliest.first)](const TimedItem& item) {
-    return static_cast<std::uint64_t>(item.first) - base;
-  };
-  const std::uint64_t span = offset(latest);
-  std::vector<TimedItem> sorted(items.size());
-  for (int shift = 0; shift < 64 && (span >> shift) != 0; shift += kBits) {
-    const auto digit = [&](const TimedItem& item) {
-      return (offset(item) >> shift) & (kBuckets - 1);
-    };
-    std::vector<std::size_t> next(kBuckets + 1, 0);
-    for (const TimedItem& item : items) ++next[digit(item) + 1];
-    for (std::size_t b = 1; b <= kBuckets; ++b) next[b] += next[b - 1];
-    for (const TimedItem& item : items) sorted[next[digit(item)]++] = item;
-    items.swap(sorted);
-  }
-}
 
 // The items of `sorted[from, to)`.
 Items items_of(const std::vector<TimedItem>& sorted, std::size_t from, std::size_t to) {

@@ -3,6 +3,10 @@
 
 #include "analyzer/packing/checker.h"
 
+#include <algorithm>
+#include <random>
+#include <string>
+
 namespace tidepool::packing {
 namespace {
 
@@ -46,6 +50,45 @@ TEST(PackingChecker, HandlesItemsWithSeveralIntervals) {
   }};
   EXPECT_TRUE(check(problem, {{0, 0, 4}, 8}).valid);
   EXPECT_FALSE(check(problem, {{0, 0, 0}, 4}).valid);  // late meets gappy's second interval
+}
+
+// The sweep against every pair, on small random packings of which some overlap somewhere and some
+// do not (many ends and starts fall on one time, as on coarse times).
+TEST(PackingChecker, AgreesWithEveryPairOnRandomPackings) {
+  std::mt19937_64 random(7);
+  const auto draw = [&](int below) { return static_cast<int>(random() % static_cast<std::uint64_t>(below)); };
+  int valid = 0;
+  for (int trial = 0; trial < 500; ++trial) {
+    Problem problem;
+    Solution solution;
+    for (int i = 0; i < 8; ++i) {
+      const Time lower = draw(10);
+      const Time upper = lower + 1 + draw(4);
+      Item item{"i" + std::to_string(i), 1 + draw(3), 1, {{lower, upper}}};
+      if (draw(3) == 0) item.live.push_back({upper + 1 + draw(3), upper + 5 + draw(3)});
+      problem.items.push_back(item);
+      solution.offsets.push_back(draw(40));
+      solution.height = std::max(solution.height, solution.offsets.back() + item.size);
+    }
+    bool expected = true;
+    for (std::size_t a = 0; a < problem.items.size(); ++a) {
+      for (std::size_t b = a + 1; b < problem.items.size(); ++b) {
+        const Item& x = problem.items[a];
+        const Item& y = problem.items[b];
+        const bool in_address = solution.offsets[a] < solution.offsets[b] + y.size &&
+                                solution.offsets[b] < solution.offsets[a] + x.size;
+        for (const Interval& u : x.live) {
+          for (const Interval& v : y.live) {
+            if (in_address && u.lower < v.upper && v.lower < u.upper) expected = false;
+          }
+        }
+      }
+    }
+    valid += expected;
+    EXPECT_EQ(check(problem, solution).valid, expected) << "trial " << trial;
+  }
+  EXPECT_GT(valid, 50) << valid;
+  EXPECT_LT(valid, 450);
 }
 
 }  // namespace

@@ -71,17 +71,27 @@ constexpr double kTilingShare = 0.6;
 // six, by up to 0.027x; refill:2000:3 at the optimum). When nothing comes apart, the block packer
 // is a portfolio much like the rest of this one, with most of the time.
 constexpr double kBandsShare = 0.9;
-// Above kLargeInstance items, bands come after the merged tiling (which tiles cut instances on fine
-// times in a second, where the split takes several) and before the free-blocks pass (which refilled
-// instances need: bands leave it kFreeBlocksTimelines times the timeline's build time, 5.5 at
-// 1,000,000 items; on refilled instances nothing comes apart and the split gives up within a
-// second). Until session 15 the free-blocks pass came first, and on coarse times took 1.5 s for
-// nothing, time that folding the block bands leave needs: with that (and bands.cpp's guards per
-// fold), 1,000,000 items on 10,000,000 time steps, seeds 1 and 3, 1.0745x and 1.0991x -> 1.0001x
-// and 1.0000x at 10 s. When something came apart, the blocks left get that time too (the free-
-// blocks pass is for instances where nothing does): perfect:1000000:1:3000000 1.0001x at 10 s ->
-// 1.0000x in 7.4 s (alone; session 18).
+// Above kLargeInstance items, bands come after the hole sweep (which tiles cut instances on fine
+// times and grown ones) and before the free-blocks pass (which refilled instances need: bands leave
+// it kFreeBlocksTimelines times the timeline's build time, 5.5 at 1,000,000 items; on refilled
+// instances nothing comes apart and the split gives up within a second). Until session 15 the
+// free-blocks pass came first, and on coarse times took 1.5 s for nothing, time that folding the
+// block bands leave needs: with that (and bands.cpp's guards per fold), 1,000,000 items on
+// 10,000,000 time steps, seeds 1 and 3, 1.0745x and 1.0991x -> 1.0001x and 1.0000x at 10 s. When
+// something came apart, the blocks left get that time too (the free-blocks pass is for instances
+// where nothing does): perfect:1000000:1:3000000 1.0001x at 10 s -> 1.0000x in 7.4 s (alone;
+// session 18). The merged tiling comes before bands on such an instance only when less than
+// kMergedFirstTimelines timeline builds are left: since the hole sweep comes first, it tiled none
+// of the large instances measured (cut on fine and coarse times, grown, refilled, 200,000-1,000,000
+// items) and took 1.5-3.3 s that bands then lacked (at 10 s, perfect:1000000:1:3000000 and
+// :2:3000000 1.1365x and 1.2546x -> 1.0000x in 6.0-6.4 s, the other 14 coarse ones of session 22 as
+// before, or sooner); but the packing it completes is what short limits end with (at 4 s,
+// perfect:1000000:1:10000000, :1:3000000 and :3:10000000 1.25x, 1.33x and 1.15x, against
+// 1.94x-2.29x from the free-blocks pass when bands do not come apart in time; at 6 s, about 15
+// timelines left, 1.07x, 1.14x and 1.00x without it, 1.16x, 1.33x and 1.11x with it; session 31).
+// Blocks that bands leave over are merged as before (kMergingShare).
 constexpr double kLargeBandsShare = 0.9;
+constexpr double kMergedFirstTimelines = 13;
 constexpr double kFreeBlocksTimelines = 6;
 // Bands check their packing at the end (bands.h), which is not stopped by the deadline: 1.1-1.4
 // times the timeline's build time at 1,000,000 items (1.3-1.9 before session 24's checker). Their
@@ -90,9 +100,11 @@ constexpr double kCheckTimelines = 3;
 // Then the tiling search on the merged instance (item_merging.h): its share of the time for the
 // search; its completion may run a third longer.
 constexpr double kMergedTilingShare = 0.3;
-// Above kLargeInstance items, merging (before the search) stops within this share of the solve's time
-// left, less the first packing's reserve: at 1,000,000 items it takes 1.3 s on instances that fold
-// (perfect:1000000:1 into one item), 2.8 s on grown:1000000:1, which does not.
+// Above kLargeInstance items (blocks that bands left over, and instances with little time left:
+// kMergedFirstTimelines), merging (before the search) stops within this share of the solve's time
+// left, less the first packing's reserve: at 1,000,000 items it took 1.3 s on instances that fold
+// (perfect:1000000:1 into one item), 2.8 s on grown:1000000:1, which does not (before session 30's
+// faster merging).
 constexpr double kMergingShare = 0.5;
 constexpr double kMergedCompletionOver = 4.0 / 3.0;
 // Then on the instance merged with stacking within holes, and unless holes differ (for coarse
@@ -189,7 +201,9 @@ class Portfolio {
       if (bands && !large) run_bands(kBandsShare);
       if (done(deadline_)) return std::move(best_.solution);
       std::vector<std::size_t> merged_counts;
-      if (may_begin(kMergeTimelines)) {
+      const bool bands_first =
+          large && bands && deadline_.seconds_left() >= kMergedFirstTimelines * timeline_seconds_;
+      if (!bands_first && may_begin(kMergeTimelines)) {
         merged_counts.push_back(run_merged_tiling(MergedProblem::Stacking::all, {}, kMergedTilingShare));
       }
       for (const auto stacking : {MergedProblem::Stacking::within_holes, MergedProblem::Stacking::unless_holes_differ}) {

@@ -3,7 +3,6 @@
 #include "analyzer/packing/item_merging.h"
 
 #include <algorithm>
-#include <limits>
 #include <optional>
 #include <string>
 #include <tuple>
@@ -206,8 +205,9 @@ bool MergedProblem::merge_in_time(std::vector<std::uint32_t>& active) {
   const auto later = [](const Row& a, const Row& b) { return std::tie(a.end, a.made) > std::tie(b.end, b.made); };
   std::vector<Row> rows;  // a min-heap of the current size's rows
   std::uint64_t made = 0;
-  const auto complete_before = [&](Time time) {
-    while (!rows.empty() && rows.front().end < time) {
+  // The rows that end before `time` (all of them without one) are complete.
+  const auto complete_before = [&](std::optional<Time> time) {
+    while (!rows.empty() && (!time || rows.front().end < *time)) {
       next.push_back(rows.front().node);
       std::ranges::pop_heap(rows, later);
       rows.pop_back();
@@ -216,7 +216,7 @@ bool MergedProblem::merge_in_time(std::vector<std::uint32_t>& active) {
   for (std::size_t k = 0; k < active.size(); ++k) {
     const Node& node = nodes_[active[k]];
     if (k > 0 && (nodes_[active[k - 1]].size != node.size || nodes_[active[k - 1]].alignment != node.alignment)) {
-      complete_before(std::numeric_limits<Time>::max());
+      complete_before(std::nullopt);
     }
     complete_before(node.live.lower);
     std::uint32_t row = active[k];
@@ -229,7 +229,7 @@ bool MergedProblem::merge_in_time(std::vector<std::uint32_t>& active) {
     rows.push_back({nodes_[row].live.upper, made++, row});
     std::ranges::push_heap(rows, later);
   }
-  complete_before(std::numeric_limits<Time>::max());
+  complete_before(std::nullopt);
   active = std::move(next);
   return changed;
 }

@@ -3,6 +3,7 @@
 // into one item, and that `best` still reaches the optimum when merging made it unreachable.
 #include <gtest/gtest.h>
 
+#include <limits>
 #include <vector>
 
 #include "analyzer/packing/checker.h"
@@ -25,6 +26,12 @@ TEST(PackingItemMerging, MergesInTimeItemsOfOneSizeAndAlignmentThatTouch) {
   EXPECT_EQ(merged_count({item(8, 1, {{0, 5}}), item(8, 1, {{6, 9}})}), 2u);   // a gap
   EXPECT_EQ(merged_count({item(8, 1, {{0, 5}}), item(9, 1, {{5, 9}})}), 2u);   // sizes differ
   EXPECT_EQ(merged_count({item(8, 1, {{0, 5}}), item(8, 4, {{5, 9}})}), 2u);   // alignments differ
+}
+
+TEST(PackingItemMerging, KeepsRowsThatEndAtTheLastTime) {
+  constexpr Time kLast = std::numeric_limits<Time>::max();
+  EXPECT_EQ(merged_count({item(8, 1, {{0, 5}}), item(8, 1, {{5, kLast}})}), 1u);
+  EXPECT_EQ(merged_count({item(8, 1, {{0, kLast}}), item(9, 1, {{3, kLast}})}), 2u);  // sizes differ
 }
 
 TEST(PackingItemMerging, StacksItemsOfOneIntervalWhoseSizesKeepTheAlignment) {

@@ -84,7 +84,7 @@ constexpr double kBandsShare = 0.9;
 // kMergedFirstTimelines timeline builds are left: since the hole sweep comes first, it tiled none
 // of the large instances measured (cut on fine and coarse times, grown, refilled, 200,000-1,000,000
 // items) and took 1.5-3.3 s that bands then lacked (at 10 s, perfect:1000000:1:3000000 and
-// :2:3000000 1.1365x and 1.2546x -> 1.0000x in 6.0-6.4 s, the other 14 coarse ones of session 22 as
+// :2:3000000 1.1365x and 1.2546x -> 1.0000x in 6.0-6.5 s, the other 14 coarse ones of session 22 as
 // before, or sooner); but the packing it completes is what short limits end with (at 4 s,
 // perfect:1000000:1:10000000, :1:3000000 and :3:10000000 1.25x, 1.33x and 1.15x, against
 // 1.94x-2.29x from the free-blocks pass when bands do not come apart in time; at 6 s, about 15

@@ -34,6 +34,10 @@ constexpr std::int64_t kDenseSweepShare = 4;
 // (so that it ends without a deadline, where the target cannot be packed): far more than 10 s
 // allow on the cut instances (an attempt takes 0.1-1 s there).
 constexpr int kMaxFailedAttempts = 100;
+// The emptiest band is found row by row up to this height (in grains; a double per row), and above it
+// at the rows where the fill changes (a sort of the items' bottoms and tops): an instance 2^32 bytes
+// high on a grain of one byte cannot have a double per row (std::bad_alloc until session 32).
+constexpr std::int64_t kRowByRowHeight = std::int64_t{1} << 22;
 // The deadline is read once per this many moves tried.
 constexpr int kTriesPerClockRead = 64;
 
@@ -170,6 +174,11 @@ class OverlapSearch {
 
   // The first row of the band of `band` rows that items fill least (live time x rows), ties drawn.
   std::int64_t emptiest_band(std::int64_t band) {
+    return height_ <= kRowByRowHeight ? emptiest_band_by_rows(band) : emptiest_band_at_changes(band);
+  }
+
+  // Row by row: each row's fill, then every window of `band` rows.
+  std::int64_t emptiest_band_by_rows(std::int64_t band) {
     occupancy_.assign(static_cast<std::size_t>(height_) + 1, 0.0);
     for (std::size_t i = 0; i < y_.size(); ++i) {
       occupancy_[static_cast<std::size_t>(y_[i])] += length_[i];
@@ -182,20 +191,69 @@ class OverlapSearch {
     }
     double window = 0;
     for (std::int64_t r = 0; r < band; ++r) window += occupancy_[static_cast<std::size_t>(r)];
-    std::int64_t best = 0;
-    double least = window;
-    std::uint64_t ties = 1;
+    BandChoice choice{0, window};
     for (std::int64_t r = 1; r + band <= height_; ++r) {
       window += occupancy_[static_cast<std::size_t>(r + band - 1)] - occupancy_[static_cast<std::size_t>(r - 1)];
-      if (window < least - 0.5) {
-        least = window;
-        best = r;
-        ties = 1;
-      } else if (window < least + 0.5 && rng_() % ++ties == 0) {
-        best = r;
+      consider_band(choice, r, window);
+    }
+    return choice.row;
+  }
+
+  // At the rows where the fill changes (items' bottoms and tops): a window's fill is linear in its
+  // first row between the rows where its first or its last row crosses a change, so its least is
+  // at one of those.
+  std::int64_t emptiest_band_at_changes(std::int64_t band) {
+    changes_.clear();
+    for (std::size_t i = 0; i < y_.size(); ++i) {
+      changes_.push_back({y_[i], length_[i], 0});
+      changes_.push_back({y_[i] + size_[i], -length_[i], 0});
+    }
+    std::ranges::sort(changes_, {}, &FillChange::row);
+    // Each change's `fill`: the row's fill from there on; `below`: the fill of the rows under it.
+    double fill = 0;
+    double below = 0;
+    for (std::size_t k = 0; k < changes_.size(); ++k) {
+      if (k > 0) below += fill * static_cast<double>(changes_[k].row - changes_[k - 1].row);
+      fill += changes_[k].fill;
+      changes_[k].fill = fill;
+      changes_[k].below = below;
+    }
+    const auto filled_below = [&](std::int64_t row) {  // the fill of the rows under `row`
+      const auto after = std::ranges::upper_bound(changes_, row, {}, &FillChange::row);
+      if (after == changes_.begin()) return 0.0;
+      const FillChange& at = *std::prev(after);
+      return at.below + at.fill * static_cast<double>(row - at.row);
+    };
+    const std::int64_t last = height_ - band;
+    starts_.assign({0, last});
+    for (const FillChange& change : changes_) {
+      for (const std::int64_t row : {change.row, change.row - band}) {
+        if (row > 0 && row < last) starts_.push_back(row);
       }
     }
-    return best;
+    std::ranges::sort(starts_);
+    const auto repeated = std::ranges::unique(starts_);
+    starts_.erase(repeated.begin(), repeated.end());
+    BandChoice choice{0, filled_below(band)};
+    for (std::size_t k = 1; k < starts_.size(); ++k) {
+      const std::int64_t row = starts_[k];
+      consider_band(choice, row, filled_below(row + band) - filled_below(row));
+    }
+    return choice.row;
+  }
+
+  // The emptiest band so far, and how many were found as empty (drawn among uniformly).
+  struct BandChoice {
+    std::int64_t row;
+    double least;
+    std::uint64_t ties = 1;
+  };
+  void consider_band(BandChoice& choice, std::int64_t row, double window) {
+    if (window < choice.least - 0.5) {
+      choice = {row, window, 1};
+    } else if (window < choice.least + 0.5 && rng_() % ++choice.ties == 0) {
+      choice.row = row;
+    }
   }
 
   void recount() {
@@ -375,6 +433,13 @@ class OverlapSearch {
   std::vector<Breakpoint> breakpoints_;
   std::vector<double> length_;     // each item's live time
   std::vector<double> occupancy_;  // by row: the live time of the items in it
+  struct FillChange {
+    std::int64_t row;
+    double fill;   // the change of a row's fill here, then the fill from here on
+    double below;  // the fill of the rows under this one
+  };
+  std::vector<FillChange> changes_;  // on instances higher than kRowByRowHeight
+  std::vector<std::int64_t> starts_;  // the bands' first rows looked at there
   std::vector<double> slope_changes_;  // by offset, when every offset is swept
   std::int64_t height_ = 0, target_ = 0, band_ = 1;
   std::vector<std::int64_t> packed_;  // the lowest packing found

@@ -169,10 +169,12 @@ class Tiler {
     for (const auto& [item, leaf] : split.single_items)
       nodes[leaf].height = problem.items[item].size;
     std::size_t left = items_left(split);
-    // Nothing came apart and the block is too large to fold or search: packing it is the caller's.
-    // With other guesses, nothing is new.
+    // Nothing came apart. With other guesses, nothing is new. A block too large to search is
+    // folded if there is time (folds tile some that the split does not take apart at all), and
+    // packed by its folds' blocks: splitting it again or packing it whole is the caller's.
     const bool whole = split.left.size() == 1 && left == problem.items.size();
-    if (whole && (left > kMaxBlockItems || guesses != 0)) return std::nullopt;
+    if (whole && guesses != 0) return std::nullopt;
+    const bool folds_only = whole && left > kMaxBlockItems;
     // Smallest first: they take little time, and the large ones then share what is left.
     std::ranges::sort(split.left, {}, [](const Block& block) { return block.items.size(); });
     // A block's items by start, ties as an unstable sort from the order of the problem leaves them:
@@ -195,7 +197,8 @@ class Tiler {
       part.items.reserve(block.items.size());
       for (const std::uint32_t i : block.items) part.items.push_back(problem.items[i]);
       const double share = static_cast<double>(block.items.size()) / static_cast<double>(left);
-      std::optional<Tiling> tiled = tile_block(part, Deadline::after_seconds(share * deadline.seconds_left()), folds_left, pack);
+      std::optional<Tiling> tiled =
+          tile_block(part, Deadline::after_seconds(share * deadline.seconds_left()), folds_left, pack, folds_only);
       if (!tiled) return std::nullopt;
       left -= block.items.size();
       perfect = perfect && tiled->perfect;
@@ -213,9 +216,10 @@ class Tiler {
   }
 
   // A block folded and split again, or searched, if that tiles it. Else, with `pack`, the lowest
-  // packing of the search's, the folds' with their blocks packed, the block split again with other
-  // guesses of holes (its blocks packed), and the block packer's.
-  std::optional<Tiling> tile_block(const Problem& block, Deadline deadline, int folds_left, bool pack) const {
+  // packing of the search's, the folds' with their blocks packed, and (unless `folds_only`) the
+  // block split again with other guesses of holes (its blocks packed) and the block packer's.
+  std::optional<Tiling> tile_block(const Problem& block, Deadline deadline, int folds_left, bool pack,
+                                   bool folds_only) const {
     const Deadline::Clock::time_point started = Deadline::Clock::now();
     const Timeline timeline(block);
     const double timeline_seconds = Deadline::seconds_since(started);
@@ -282,6 +286,7 @@ class Tiler {
         keep(std::move(*tiled));
       }
     }
+    if (folds_only) return lowest;
     // The block did not come apart with the guesses of holes that split it off, and wrong guesses
     // join parts that are not one band. Split again with others.
     if (try_tiling && folds_left > 0) {

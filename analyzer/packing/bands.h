@@ -45,8 +45,9 @@ using BlockPacker = std::function<std::vector<Bytes>(const Problem& block, Deadl
 // A packing: at the lower bound when every block came apart or was tiled (or packed at its own
 // height); else the blocks packed higher raise the bands stacked over them. None when the problem
 // has slack (tiling_search.h: has_no_slack), when nothing came apart of one of over 50,000 items
-// (packing it whole is the caller's own job), or, with alignments, when bands stacked at sums of
-// sizes are misaligned (the checker's verdict). `timeline` is the problem's.
+// and no fold of it was tiled in time (packing it whole is the caller's own job), or, with
+// alignments, when bands stacked at sums of sizes are misaligned (the checker's verdict).
+// `timeline` is the problem's.
 // Splitting stops at `deadline`; the rest of the time is shared among the blocks left, up to
 // `apart` (at or after `deadline`) when the split came apart: a caller that keeps time back for
 // what it runs when nothing does gives it to the blocks then.

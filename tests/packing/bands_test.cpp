@@ -230,6 +230,19 @@ TEST(PackingBands, FoldsABlockTooLargeForTheSearch) {
   expect_perfect(instance, tiled_by_bands(instance.problem, Deadline::after_seconds(120), stacked));
 }
 
+// Cut on 30,000 time steps, 60,000 pieces do not come apart at all: the whole instance is one
+// block, too large for the search. Left to the caller until session 32 (whose portfolio ended at
+// 1.1663x), it is folded (with regard to holes: 1,764 items) and the fold is tiled; no block is
+// packed.
+TEST(PackingBands, FoldsAnInstanceThatDoesNotComeApart) {
+  const PerfectInstance instance = generate_perfect(60'000, 1, Bytes{1} << 32, 30'000);
+  const BlockPacker unused = [](const Problem& block, Deadline, bool) {
+    ADD_FAILURE() << "a block of " << block.items.size() << " items was packed, not tiled";
+    return stacked_offsets(block);
+  };
+  expect_perfect(instance, tiled_by_bands(instance.problem, Deadline::after_seconds(120), unused));
+}
+
 // 500 pieces cut at random from a rectangle on coarse times (data/cut-500-160.csv:
 // `scripts/bench/cut_instances.py 500 160`, the offset column the pieces' own packing). Slivers of
 // one grain end and start together in different bands, and the first guesses of holes join some

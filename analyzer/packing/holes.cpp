@@ -28,22 +28,36 @@ constexpr Mask mask_of(Subset subset) {
 }
 
 // Every non-empty subset of `sizes`, by sum (then mask): the subsets of the first k items, merged
-// with themselves plus the next item (no sort: 2^(n+1) steps in all). `sums` is the result;
-// `buffer` is scratch space, kept by the caller across calls. Words instead of (sum, mask) pairs
-// and no allocation per call: folding a 951,102-item block 3.15 -> 2.80 s.
-void subset_sums(std::span<const Bytes> sizes, std::vector<Subset>& sums,
-                 std::vector<Subset>& buffer) {
-  sums.assign(1, 0);
-  for (std::size_t k = 0; k < sizes.size(); ++k) {
+// with themselves plus the next item (no sort: 2^(n+1) steps in all), between `sums` (the result)
+// and `buffer` (scratch space, kept by the caller across calls, as `sums`). Words instead of (sum,
+// mask) pairs and no allocation per call: folding a 951,102-item block 3.15 -> 2.80 s. The merge
+// takes the lower word without a branch (no two are equal: masks differ) and adds the item as it
+// reads: 1.5-3 times as fast as std::merge of a copy plus the item, more on larger sides.
+void subset_sums(std::span<const Bytes> sizes, std::vector<Subset>& sums, std::vector<Subset>& buffer) {
+  const std::size_t total = std::size_t{1} << sizes.size();
+  sums.resize(total);
+  buffer.resize(total);
+  Subset* from = sums.data();
+  Subset* to = buffer.data();
+  from[0] = 0;  // the empty subset
+  for (std::size_t k = 0, count = 1; k < sizes.size(); ++k, count *= 2) {
     const Subset item = static_cast<Subset>(sizes[k]) << kMaskBits | Subset{1} << k;
-    const std::size_t count = sums.size();
-    sums.resize(2 * count);
-    for (std::size_t j = 0; j < count; ++j) sums[count + j] = sums[j] + item;
-    buffer.resize(2 * count);
-    const auto middle = sums.begin() + static_cast<std::ptrdiff_t>(count);
-    std::merge(sums.begin(), middle, middle, sums.end(), buffer.begin());
-    sums.swap(buffer);
+    std::size_t without = 0;
+    std::size_t with = 0;
+    std::size_t out = 0;
+    while (without < count && with < count) {
+      const Subset a = from[without];
+      const Subset b = from[with] + item;
+      const bool b_first = b < a;
+      to[out++] = b_first ? b : a;
+      without += !b_first;
+      with += b_first;
+    }
+    for (; without < count; ++without) to[out++] = from[without];
+    for (; with < count; ++with) to[out++] = from[with] + item;
+    std::swap(from, to);
   }
+  if (from != sums.data()) sums.swap(buffer);
   sums.erase(sums.begin());  // the empty subset
 }
 

@@ -30,10 +30,13 @@ namespace {
 // 50, the 512,444-item block of perfect:1000000:1:10000000 was not folded at 10 s (1.0745x); with
 // 25 it was (1.0001x to 1.0326x, as the load goes), but the 914,012- and 951,102-item blocks of
 // perfect:1000000:1:5000000 and perfect:1000000:2:10000000 were not (1.2480x, 1.1986x); with 18,
-// 1.0001x and 1.0007x, and no instance of 300,000-1,000,000 items higher.
+// 1.0001x and 1.0007x, and no instance of 300,000-1,000,000 items higher. Since session 32's
+// faster subset sums a fold takes 10-11.5 timelines at 900,000-1,000,000 items (11-12.8 before),
+// and 16 fold the blocks of perfect:1000000:1:1000000 and :3:1000000 that had 18.3-18.9 and
+// 12.9-18.3 (at 1.0000x in 6.5-7.2 s and at 10 s when folded, 1.2544x and 1.2219x when not).
 constexpr int kMaxFolds = 4;
 constexpr std::size_t kMaxBlockItems = 50'000;
-constexpr double kLargeFoldTimelines = 18;
+constexpr double kLargeFoldTimelines = 16;
 // When a block has a packing already, the block packer is not begun with less than this many
 // times its timeline's build time left (its first pass always ends in a complete packing: on that
 // 512,444-item block, 4 timelines past the deadline).

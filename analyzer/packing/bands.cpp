@@ -33,7 +33,7 @@ namespace {
 // 1.0001x and 1.0007x, and no instance of 300,000-1,000,000 items higher. Since session 32's
 // faster subset sums a fold takes 10-11.5 timelines at 900,000-1,000,000 items (11-12.8 before),
 // and 16 fold the blocks of perfect:1000000:1:1000000 and :3:1000000 that had 18.3-18.9 and
-// 12.9-18.3 (at 1.0000x in 6.5-7.2 s and at 10 s when folded, 1.2544x and 1.2219x when not).
+// 12.9-20.8 (at 1.0000x in 6.5-7.2 s and at 10 s when folded, 1.2544x and 1.2219x when not).
 constexpr int kMaxFolds = 4;
 constexpr std::size_t kMaxBlockItems = 50'000;
 constexpr double kLargeFoldTimelines = 16;

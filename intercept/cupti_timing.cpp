@@ -3,6 +3,8 @@
 
 #include <cupti_activity.h>  // types only: libcupti is opened at run time
 #include <dlfcn.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <chrono>
@@ -39,13 +41,20 @@ struct Api {
   decltype(&cuptiActivityPushExternalCorrelationId) push = nullptr;
   decltype(&cuptiActivityPopExternalCorrelationId) pop = nullptr;
   decltype(&cuptiGetResultString) result_string = nullptr;
+  decltype(&cuptiSetThreadIdType) set_thread_id_type = nullptr;
 };
 
 struct Cupti {
   Api api;
   std::unique_ptr<CuptiCorrelation> correlation;
   std::atomic<int64_t> last_flush_ns{0};
+  bool runtime_calls = false;  // runtime API records name their threads as gettid does
 };
+
+uint32_t this_thread_id() {
+  static thread_local const auto tid = static_cast<uint32_t>(syscall(SYS_gettid));
+  return tid;
+}
 
 Cupti* g_cupti = nullptr;  // set once, before any operation is timed; never freed
 std::atomic<bool> g_running{false};  // CUPTI started and records activity
@@ -67,7 +76,7 @@ void warn(const std::string& why) {
 }
 
 void CUPTIAPI give_buffer(uint8_t** buffer, size_t* size, size_t* max_records) {
-  HookScope::mark_thread_as_ours();
+  const HookScope::Callback scope;
   *buffer = static_cast<uint8_t*>(std::aligned_alloc(8, kBufferBytes));
   *size = *buffer != nullptr ? kBufferBytes : 0;
   *max_records = 0;
@@ -83,7 +92,7 @@ void note_activity(Cupti& c, runtime::Recorder* rec, const CUpti_Activity* recor
 }
 
 void CUPTIAPI take_buffer(CUcontext, uint32_t, uint8_t* buffer, size_t, size_t valid_bytes) {
-  HookScope::mark_thread_as_ours();
+  const HookScope::Callback scope;
   Cupti& c = *g_cupti;
   runtime::Recorder* rec = recorder();
   CUpti_Activity* record = nullptr;
@@ -93,6 +102,15 @@ void CUPTIAPI take_buffer(CUcontext, uint32_t, uint8_t* buffer, size_t, size_t v
       case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL: note_activity<CUpti_ActivityKernel10>(c, rec, record); break;
       case CUPTI_ACTIVITY_KIND_MEMCPY: note_activity<CUpti_ActivityMemcpy6>(c, rec, record); break;
       case CUPTI_ACTIVITY_KIND_MEMSET: note_activity<CUpti_ActivityMemset4>(c, rec, record); break;
+      case CUPTI_ACTIVITY_KIND_RUNTIME: {
+        const auto* call = reinterpret_cast<const CUpti_ActivityAPI*>(record);
+        if (const auto timing = c.correlation->on_runtime_call(call->correlationId, call->threadId, call->start,
+                                                               call->end);
+            timing && rec) {
+          rec->record(*timing);
+        }
+        break;
+      }
       case CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION: {
         const auto* x = reinterpret_cast<const CUpti_ActivityExternalCorrelation*>(record);
         if (x->externalKind != kOurKind) break;
@@ -129,6 +147,7 @@ Cupti* start() {
     return nullptr;
   }
   resolve(library, "cuptiGetResultString", api.result_string);
+  resolve(library, "cuptiSetThreadIdType", api.set_thread_id_type);
   uint64_t origin = 0;
   if (const CUptiResult r = api.timestamp(&origin); r != CUPTI_SUCCESS) {
     warn("cuptiGetTimestamp: " + describe(api, r));
@@ -141,13 +160,23 @@ Cupti* start() {
     warn("cuptiActivityRegisterCallbacks: " + describe(g_cupti->api, r));
     return nullptr;
   }
-  for (const CUpti_ActivityKind kind : {CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION, CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL,
-                                        CUPTI_ACTIVITY_KIND_MEMCPY, CUPTI_ACTIVITY_KIND_MEMSET}) {
+  // CUPTI writes an external-correlation record only ahead of a driver or runtime API record
+  // (cupti_activity.h, cuptiActivityPushExternalCorrelationId), so the driver's API records are
+  // enabled too, and skipped when read: without them no operation is ever matched. A program on
+  // the CUDA runtime gets no driver API records (its driver calls are inside runtime calls), so
+  // runtime API records stand in for them (cupti_correlation.h), where their thread ids can be
+  // made the system's.
+  for (const CUpti_ActivityKind kind : {CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION, CUPTI_ACTIVITY_KIND_DRIVER,
+                                        CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, CUPTI_ACTIVITY_KIND_MEMCPY,
+                                        CUPTI_ACTIVITY_KIND_MEMSET}) {
     if (const CUptiResult r = g_cupti->api.enable(kind); r != CUPTI_SUCCESS) {
       warn("cuptiActivityEnable: " + describe(g_cupti->api, r));
       return nullptr;
     }
   }
+  g_cupti->runtime_calls = g_cupti->api.set_thread_id_type != nullptr &&
+                           g_cupti->api.set_thread_id_type(CUPTI_ACTIVITY_THREAD_ID_TYPE_SYSTEM) == CUPTI_SUCCESS &&
+                           g_cupti->api.enable(CUPTI_ACTIVITY_KIND_RUNTIME) == CUPTI_SUCCESS;
   std::atexit([] { cupti_flush(true); });
   g_running.store(true, std::memory_order_release);
   return g_cupti;
@@ -172,7 +201,13 @@ int64_t now_ns() {
 
 bool cupti_timing_active() { return cupti() != nullptr; }
 
-void cupti_push_operation(uint64_t op_id) { cupti()->api.push(kOurKind, op_id); }
+void cupti_push_operation(uint64_t op_id) {
+  Cupti& c = *cupti();
+  c.api.push(kOurKind, op_id);
+  if (uint64_t now = 0; c.runtime_calls && c.api.timestamp(&now) == CUPTI_SUCCESS) {
+    c.correlation->on_call(this_thread_id(), now, op_id);
+  }
+}
 
 void cupti_pop_operation() {
   uint64_t last = 0;

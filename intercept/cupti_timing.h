@@ -2,12 +2,13 @@
 // toolkit is opened at run time (never linked), its activity API records concurrent kernels
 // (never the kind that serializes them), copies and sets, and each record is matched with the
 // recorded operation through the op id pushed as an external correlation id around the real
-// call (cupti_correlation.h). When CUPTI cannot be used (not found, or the driver does not
+// call, or, for a program on the CUDA runtime, through the runtime call it was made inside
+// (cupti_correlation.h). When CUPTI cannot be used (not found, or the driver does not
 // support it, as on simcuda) one warning says so and device times come from events instead.
 //
 // CUPTI's own driver calls are not the program's: our calls into CUPTI run inside a hook scope,
-// and a thread that CUPTI runs our buffer callbacks on is marked for good, so that the driver
-// calls it makes pass straight through unrecorded.
+// and a thread of CUPTI's own that runs our buffer callbacks is marked for good, so that the
+// driver calls it makes pass straight through unrecorded (HookScope::Callback).
 #pragma once
 
 #include <cstdint>

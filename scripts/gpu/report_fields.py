@@ -3,7 +3,8 @@
 
 usage: report_fields.py REPORT.json FIELD
 FIELD is a key of the process with the highest peak_requested_bytes (dots reach into objects,
-e.g. runtime.pool_hits), or `process_count`; FIELD.nonzero prints an object's non-zero entries as
+e.g. runtime.pool_hits; NAME=VALUE picks the element of a list whose NAME is VALUE, e.g.
+memory_by_kind.kind=device.peak_live_bytes), or `process_count`; FIELD.nonzero prints an object's non-zero entries as
 `key=value` words. Prints nothing and exits 1 when the field is absent.
 """
 import json
@@ -24,6 +25,12 @@ def main() -> int:
     if nonzero:
         field = field[: -len(".nonzero")]
     for key in field.split("."):
+        if "=" in key and isinstance(value, list):
+            name, wanted = key.split("=", 1)
+            value = next((e for e in value if isinstance(e, dict) and str(e.get(name)) == wanted), None)
+            if value is None:
+                return 1
+            continue
         if not isinstance(value, dict) or key not in value:
             return 1
         value = value[key]

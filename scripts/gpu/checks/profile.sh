@@ -15,6 +15,23 @@ traced() {
   return "$status"
 }
 
+# against_bookkeeping CHECK RUN: the report of `traced RUN` against the program's `bookkeeping:`
+# line (peak, allocations, frees, launches), as figures of CHECK; sets COUNTS_TEXT
+# (" field report/program" for each) and COUNTS_DIFFER (the fields that differ, by commas).
+against_bookkeeping() {
+  local check=$1 run=$2 field mine theirs report="$WORK/$2.report.json"
+  COUNTS_TEXT=""; COUNTS_DIFFER=""
+  for field in peak_requested_bytes allocations frees kernel_launches; do
+    theirs=$(bookkeeping "$field" "$WORK/$run.err")
+    mine=""
+    [ -f "$report" ] && mine=$(report_field "$field" "$report")
+    figure "$check" "report_$field" "$mine"
+    figure "$check" "program_$field" "$theirs"
+    COUNTS_TEXT+=" $field ${mine:-none}/${theirs:-none}"
+    [ -n "$mine" ] && [ "$mine" = "$theirs" ] || COUNTS_DIFFER+="${COUNTS_DIFFER:+,}$field"
+  done
+}
+
 check_profile_example() {  # NAME
   local name=$1 check="profile.$1" run="traced.$1"
   local -a args
@@ -28,17 +45,9 @@ check_profile_example() {  # NAME
     problems+=("checksum ${checksum:-none}, plain ${PLAIN_CHECKSUM[$name]:-none}")
   figure "$check" exit_code "$status"
   figure "$check" checksum "$checksum"
-  local field text="" mine theirs
-  for field in peak_requested_bytes allocations frees kernel_launches; do
-    theirs=$(bookkeeping "$field" "$WORK/$run.err")
-    mine=""
-    [ -f "$report" ] && mine=$(report_field "$field" "$report")
-    figure "$check" "report_$field" "$mine"
-    figure "$check" "program_$field" "$theirs"
-    text+=" $field ${mine:-none}/${theirs:-none}"
-    [ -n "$mine" ] && [ "$mine" = "$theirs" ] || problems+=("$field")
-  done
-  local message="report/program:$text; exit $status; checksum ${checksum:-none}"
+  against_bookkeeping "$check" "$run"
+  [ -n "$COUNTS_DIFFER" ] && problems+=("$COUNTS_DIFFER")
+  local message="report/program:$COUNTS_TEXT; exit $status; checksum ${checksum:-none}"
   if [ ! -f "$report" ]; then
     record "$check" FAIL "no report: $(head -c 300 "$WORK/$run.report.json.err" 2>/dev/null) (logs: $run.*)"
   elif [ ${#problems[@]} -eq 0 ]; then

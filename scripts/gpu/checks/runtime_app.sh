@@ -28,21 +28,14 @@ check_runtime_app() {
   local plain=$?
   traced traced.runtime_app -- "$exe" "$TIDEPOOL_GPU_RUNTIME_APP_ITERATIONS"
   local status=$? log="$WORK/traced.runtime_app" report="$WORK/traced.runtime_app.report.json"
-  local sum plain_sum problems=() text="" field mine theirs
+  local sum plain_sum problems=()
   sum=$(value_of checksum "$log.out"); plain_sum=$(value_of checksum "$WORK/plain.runtime_app.out")
   [ "$status" -eq "$plain" ] && [ "$plain" -eq 0 ] || problems+=("exit $status, plain $plain")
   [ -n "$sum" ] && [ "$sum" = "$plain_sum" ] || problems+=("checksum ${sum:-none}, plain ${plain_sum:-none}")
-  for field in peak_requested_bytes allocations frees kernel_launches; do
-    theirs=$(bookkeeping "$field" "$log.err")
-    mine=""
-    [ -f "$report" ] && mine=$(report_field "$field" "$report")
-    figure runtime_app "report_$field" "$mine"
-    figure runtime_app "program_$field" "$theirs"
-    text+=" $field ${mine:-none}/${theirs:-none}"
-    [ -n "$mine" ] && [ "$mine" = "$theirs" ] || problems+=("$field")
-  done
+  against_bookkeeping runtime_app traced.runtime_app
+  [ -n "$COUNTS_DIFFER" ] && problems+=("$COUNTS_DIFFER")
   figure runtime_app checksum "$sum"
-  local message="report/program:$text; checksum ${sum:-none}"
+  local message="report/program:$COUNTS_TEXT; checksum ${sum:-none}"
   if [ ! -f "$report" ]; then
     record runtime_app FAIL "no report (exit $status): $(head -c 300 "$report.err" 2>/dev/null) (logs: ${log#"$WORK/"}.*)"
   elif [ ${#problems[@]} -eq 0 ]; then

@@ -25,17 +25,22 @@ step() {
 # tidepool run with that config's options and environment.
 measure() {
   local program=$1 config=$2 rep log; shift 2
+  local -a options=() environment=()
+  case $config in
+    no-stacks) options=(--no-stacks) ;;
+    no-timing) environment=(TIDEPOOL_DEVICE_TIMING=0) ;;
+    neither) options=(--no-stacks); environment=(TIDEPOOL_DEVICE_TIMING=0) ;;
+    cupti) options=(--cupti) ;;
+    pool) options=(--optimize=pool --plan-cache off) ;;
+  esac
   for rep in $(seq 1 "$REPS"); do
     log="$WORK/$program.$config.$rep"
-    case $config in
-      plain) timeout 300 "$@" >"$log.out" 2>"$log.err" ;;
-      traced) timeout 300 "$TIDEPOOL" run -o "$WORK/t" -f "${FRAMEWORK[@]}" -- "$@" >"$log.out" 2>"$log.err" ;;
-      no-stacks) timeout 300 "$TIDEPOOL" run -o "$WORK/t" -f --no-stacks "${FRAMEWORK[@]}" -- "$@" >"$log.out" 2>"$log.err" ;;
-      no-timing) TIDEPOOL_DEVICE_TIMING=0 timeout 300 "$TIDEPOOL" run -o "$WORK/t" -f "${FRAMEWORK[@]}" -- "$@" >"$log.out" 2>"$log.err" ;;
-      neither) TIDEPOOL_DEVICE_TIMING=0 timeout 300 "$TIDEPOOL" run -o "$WORK/t" -f --no-stacks "${FRAMEWORK[@]}" -- "$@" >"$log.out" 2>"$log.err" ;;
-      cupti) timeout 300 "$TIDEPOOL" run -o "$WORK/t" -f --cupti "${FRAMEWORK[@]}" -- "$@" >"$log.out" 2>"$log.err" ;;
-      pool) timeout 300 "$TIDEPOOL" run -o "$WORK/t" -f --optimize=pool --plan-cache off "${FRAMEWORK[@]}" -- "$@" >"$log.out" 2>"$log.err" ;;
-    esac
+    if [ "$config" = plain ]; then
+      timeout 300 "$@" >"$log.out" 2>"$log.err"
+    else
+      env "${environment[@]}" timeout 300 "$TIDEPOOL" run -o "$WORK/t" -f "${options[@]}" "${FRAMEWORK[@]}" -- "$@" \
+        >"$log.out" 2>"$log.err"
+    fi
     step "$program" "$config" "$rep" "$log"
   done
 }

@@ -4,8 +4,8 @@
 usage: report_fields.py REPORT.json FIELD
 FIELD is a key of the process with the highest peak_requested_bytes (dots reach into objects,
 e.g. runtime.pool_hits; NAME=VALUE picks the element of a list whose NAME is VALUE, e.g.
-memory_by_kind.kind=device.peak_live_bytes), or `process_count`; FIELD.nonzero prints an object's non-zero entries as
-`key=value` words. Prints nothing and exits 1 when the field is absent.
+memory_by_kind.kind=device.peak_live_bytes), or `process_count`; FIELD.nonzero prints an object's
+non-zero entries as `key=value` words. Prints nothing and exits 1 when the field is absent.
 """
 import json
 import sys

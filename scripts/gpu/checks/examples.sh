@@ -102,8 +102,8 @@ check_examples() {
   # The defaults: the runs above. The small configuration: one run on each driver.
   local -a default_args
   read -ra default_args <<<"$(example_args train_mlp)"
-  compare_mlp_loss default "$TIDEPOOL_GPU_LOSS_RTOL_LONG" "$WORK/plain.train_mlp.1" "$WORK/sim.train_mlp" "${PLAIN_STATUS[train_mlp]:-1}" \
-    "${SIM_STATUS_MLP:-1}" "${default_args[@]}"
+  compare_mlp_loss default "$TIDEPOOL_GPU_LOSS_RTOL_LONG" "$WORK/plain.train_mlp.1" "$WORK/sim.train_mlp" \
+    "${PLAIN_STATUS[train_mlp]:-1}" "${SIM_STATUS_MLP:-1}" "${default_args[@]}"
   local exe="$BUILD/examples/train_mlp" real_log="$WORK/loss.small.real" sim_log="$WORK/loss.small.sim"
   on_real "$real_log" "$exe" "${MLP_SMALL_ARGS[@]}"; local rs=$?
   on_sim "$sim_log" "$exe" "${MLP_SMALL_ARGS[@]}"; local ss=$?
@@ -115,6 +115,7 @@ check_examples() {
     on_sim "$sim_log" "$exe" "${default_args[@]}" --steps "$steps"; ss=$?
     local tolerance=$TIDEPOOL_GPU_LOSS_RTOL_LONG
     [ "$steps" -le 2 ] && tolerance=$TIDEPOOL_GPU_LOSS_RTOL
-    compare_mlp_loss "default.steps$steps" "$tolerance" "$real_log" "$sim_log" "$rs" "$ss" "${default_args[@]}" --steps "$steps"
+    compare_mlp_loss "default.steps$steps" "$tolerance" "$real_log" "$sim_log" "$rs" "$ss" \
+      "${default_args[@]}" --steps "$steps"
   done
 }

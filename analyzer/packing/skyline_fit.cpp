@@ -1,18 +1,18 @@
-// Skyline placement by time-gap fitting (see skyline_fit.h). The skyline is a map of segments
-// (maximal runs of sections with one floor) with a lazy min-heap of them by (floor, begin); the
-// unplaced items are indexed by start section (unplaced_by_start.h). Each raise merges segments
-// or is followed by a placement, so there are O(items + sections) steps.
+// Skyline placement by time-gap fitting (see skyline_fit.h). The skyline is a set of segments
+// (maximal runs of sections with one floor), flat arrays indexed by their first section, with a
+// lazy min-heap of them by (floor, begin); the unplaced items are indexed by start section
+// (unplaced_by_start.h). Each raise merges segments or is followed by a placement, so there are
+// O(items + sections) steps.
 #include "analyzer/packing/skyline_fit.h"
 
 #include <algorithm>
-#include <iterator>
 #include <limits>
-#include <map>
 #include <queue>
 #include <optional>
 #include <tuple>
 
 #include "analyzer/packing/completion.h"
+#include "analyzer/packing/section_set.h"
 #include "analyzer/packing/unplaced_by_start.h"
 
 namespace tidepool::packing {
@@ -25,9 +25,15 @@ constexpr int kAnyEnd = std::numeric_limits<int>::max() - 1;
 
 class Skyline {
  public:
-  explicit Skyline(int sections) {
-    if (sections > 0) segments_[0] = {sections, 0};
-    push(0);
+  explicit Skyline(int sections)
+      : sections_(sections), starts_(sections), end_(static_cast<std::size_t>(std::max(sections, 1))),
+        floor_(end_.size()) {
+    if (sections > 0) {
+      starts_.insert(0);
+      end_[0] = sections;
+      floor_[0] = 0;
+      push(0);
+    }
   }
 
   // The lowest open segment, leftmost among equals: {begin, end, floor}.
@@ -35,8 +41,7 @@ class Skyline {
     while (true) {
       const auto [floor, begin, end] = heap_.top();
       heap_.pop();
-      const auto it = segments_.find(begin);
-      if (it != segments_.end() && it->second.end == end && it->second.floor == floor) return {begin, end, floor};
+      if (starts_.contains(begin) && end_[begin] == end && floor_[begin] == floor) return {begin, end, floor};
     }
   }
 
@@ -44,60 +49,62 @@ class Skyline {
   // when there is none).
   Bytes left_of(int begin) const {
     if (begin == 0) return kClosed;
-    return std::prev(segments_.upper_bound(begin - 1))->second.floor;
+    return floor_[starts_.last_at_or_before(begin - 1)];
   }
-  Bytes right_of(int end) const {
-    const auto it = segments_.find(end);
-    return it == segments_.end() ? kClosed : it->second.floor;
-  }
+  Bytes right_of(int end) const { return end < sections_ ? floor_[end] : kClosed; }
 
   // Sets the floor of sections [from, to), which must lie inside one segment.
   void set(int from, int to, Bytes floor) {
-    auto it = std::prev(segments_.upper_bound(from));
-    const int begin = it->first;
-    const Segment old = it->second;
+    const int begin = starts_.last_at_or_before(from);
+    const int old_end = end_[begin];
+    const Bytes old_floor = floor_[begin];
     if (begin < from) {
-      it->second.end = from;
+      end_[begin] = from;
       push(begin);
     }
-    if (to < old.end) segments_[to] = {old.end, old.floor};
-    segments_[from] = {to, floor};
+    if (to < old_end) start(to, old_end, old_floor);
+    start(from, to, floor);
     merge_around(from);
+    if (to < old_end && starts_.contains(to)) push(to);  // the rest of the old segment, unless merged
   }
 
  private:
-  struct Segment {
-    int end;
-    Bytes floor;
-  };
+  void start(int begin, int end, Bytes floor) {
+    starts_.insert(begin);
+    end_[begin] = end;
+    floor_[begin] = floor;
+  }
 
-  // Merges the segment at `begin` with equal neighbours, and queues the result.
+  // Merges the segment at `begin` with equal neighbours, and queues the result. Every segment has
+  // an entry in the heap from when it took its bounds and floor; stale ones are skipped.
   void merge_around(int begin) {
-    auto it = segments_.find(begin);
-    const auto next = std::next(it);
-    if (next != segments_.end() && next->second.floor == it->second.floor) {
-      it->second.end = next->second.end;
-      segments_.erase(next);
+    int at = begin;
+    const int next = end_[at];
+    if (next < sections_ && floor_[next] == floor_[at]) {
+      end_[at] = end_[next];
+      starts_.erase(next);
     }
-    if (it != segments_.begin()) {
-      const auto previous = std::prev(it);
-      if (previous->second.floor == it->second.floor) {
-        previous->second.end = it->second.end;
-        segments_.erase(it);
-        it = previous;
+    if (at > 0) {
+      const int previous = starts_.last_at_or_before(at - 1);
+      if (floor_[previous] == floor_[at]) {
+        end_[previous] = end_[at];
+        starts_.erase(at);
+        at = previous;
       }
     }
-    push(it->first);
-    const auto after = std::next(it);
-    if (after != segments_.end()) push(after->first);
+    push(at);
   }
 
   void push(int begin) {
-    const auto it = segments_.find(begin);
-    if (it != segments_.end() && it->second.floor != kClosed) heap_.emplace(it->second.floor, begin, it->second.end);
+    if (floor_[begin] != kClosed) heap_.emplace(floor_[begin], begin, end_[begin]);
   }
 
-  std::map<int, Segment> segments_;
+  // The segments partition the sections: each starts where the one before it ends. end_ and
+  // floor_ are those of the segment that starts at a section, for the members of starts_.
+  int sections_;
+  SectionSet starts_;
+  std::vector<int> end_;
+  std::vector<Bytes> floor_;
   using Entry = std::tuple<Bytes, int, int>;  // floor, begin, end
   std::priority_queue<Entry, std::vector<Entry>, std::greater<>> heap_;
 };

@@ -31,10 +31,9 @@ class UnplacedByStart {
   std::size_t next_unplaced(std::size_t position);      // the first at or after it (or the end)
   std::size_t last_unplaced_before(std::size_t position);  // position + 1 of the last before it; 0 if none
   void update_earliest(int start);
-  int first(int node, int lo, int hi, int from, int to, int bound) const;
 
   std::vector<std::uint32_t> sorted_;  // by (start, end descending, rank)
-  std::vector<int> end_;               // per item: one past its last section
+  std::vector<int> sorted_end_;        // per position in sorted_: one past its item's last section
   std::vector<std::size_t> group_;     // per section: where its items begin in sorted_
   std::vector<std::size_t> next_;      // union-find: next_[k] leads to the first unplaced >= k
   std::vector<std::size_t> before_;    // union-find: before_[k] leads to 1 + the last unplaced < k

@@ -1,13 +1,133 @@
 // The holes at one time (holes.h): split where the sums say so unambiguously, unknown otherwise.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdint>
 #include <optional>
+#include <random>
 #include <vector>
 
 #include "analyzer/packing/holes.h"
 
 namespace tidepool::packing {
 namespace {
+
+// The holes by their definition, over every pair of subsets: the matches (non-empty subsets of
+// both sides with equal sums) that contain no other are the holes, if every match contains each
+// or is apart from it, and they cover every item. Per item (ending, then starting), its hole; an
+// empty list when the holes are unknown, none when there are too many matches to compare.
+constexpr std::size_t kManyMatches = 1000;
+std::optional<std::vector<std::uint32_t>> holes_by_definition(const std::vector<Bytes>& ending,
+                                                              const std::vector<Bytes>& starting) {
+  struct Match {
+    std::uint32_t ending;
+    std::uint32_t starting;
+  };
+  const auto sums = [](const std::vector<Bytes>& sizes) {
+    std::vector<Bytes> out(std::size_t{1} << sizes.size(), 0);
+    for (std::size_t mask = 1; mask < out.size(); ++mask) {
+      for (std::size_t k = 0; k < sizes.size(); ++k) {
+        if (mask >> k & 1) out[mask] += sizes[k];
+      }
+    }
+    return out;
+  };
+  const std::vector<Bytes> ending_sums = sums(ending);
+  const std::vector<Bytes> starting_sums = sums(starting);
+  std::vector<Match> matches;
+  for (std::uint32_t e = 1; e < ending_sums.size(); ++e) {
+    for (std::uint32_t s = 1; s < starting_sums.size(); ++s) {
+      if (ending_sums[e] == starting_sums[s]) matches.push_back({e, s});
+    }
+  }
+  if (matches.size() > kManyMatches) return std::nullopt;
+  const auto within = [](const Match& inner, const Match& outer) {
+    return (inner.ending & outer.ending) == inner.ending && (inner.starting & outer.starting) == inner.starting;
+  };
+  std::vector<Match> holes;
+  for (const Match& m : matches) {
+    bool smallest = true;
+    for (const Match& other : matches) {
+      if ((other.ending != m.ending || other.starting != m.starting) && within(other, m)) smallest = false;
+    }
+    if (smallest) holes.push_back(m);
+  }
+  std::uint32_t covered_ending = 0;
+  std::uint32_t covered_starting = 0;
+  for (const Match& hole : holes) {
+    for (const Match& m : matches) {
+      const bool apart = (m.ending & hole.ending) == 0 && (m.starting & hole.starting) == 0;
+      if (!apart && !within(hole, m)) return std::vector<std::uint32_t>{};
+    }
+    covered_ending |= hole.ending;
+    covered_starting |= hole.starting;
+  }
+  if (covered_ending + 1 != std::uint32_t{1} << ending.size() ||
+      covered_starting + 1 != std::uint32_t{1} << starting.size()) {
+    return std::vector<std::uint32_t>{};
+  }
+  std::vector<std::uint32_t> hole_of;
+  for (std::size_t k = 0; k < ending.size() + starting.size(); ++k) {
+    const bool is_ending = k < ending.size();
+    const std::size_t bit = is_ending ? k : k - ending.size();
+    for (std::uint32_t h = 0; h < holes.size(); ++h) {
+      if ((is_ending ? holes[h].ending : holes[h].starting) >> bit & 1) hole_of.push_back(h);
+    }
+  }
+  return hole_of;
+}
+
+// Renumbers holes by first appearance (ending items, then starting).
+std::vector<std::uint32_t> by_first_appearance(std::vector<std::uint32_t> holes) {
+  std::vector<std::uint32_t> renamed(holes.size() + 1, kUnknownHole);
+  std::uint32_t next = 0;
+  for (std::uint32_t& hole : holes) {
+    if (renamed[hole] == kUnknownHole) renamed[hole] = next++;
+    hole = renamed[hole];
+  }
+  return holes;
+}
+
+TEST(PackingHoles, AgreesWithTheDefinitionOnSidesOfUnequalAndEqualLength) {
+  // A side of 2-3 against one of 9-13 (its subsets found from the small side's sums), and sides
+  // of 5-8 each (both sides' sums merged); holes planted, sizes large or small (sums coincide).
+  std::mt19937_64 random(17);
+  int split_count = 0;
+  for (int round = 0; round < 400; ++round) {
+    const bool unequal = round % 2 == 0;
+    const Bytes range = round % 4 < 2 ? 1'000'000 : 40;
+    std::vector<Bytes> ending;
+    std::vector<Bytes> starting;
+    const std::size_t ending_count = unequal ? 2 + random() % 2 : 5 + random() % 4;
+    const std::size_t starting_count = unequal ? 9 + random() % 5 : ending_count + random() % 3;
+    // Each ending item is a hole, refilled by a share of the starting items (at least one each).
+    for (std::size_t hole = 0; hole < ending_count; ++hole) {
+      const std::size_t holes_after = ending_count - hole - 1;
+      const std::size_t room = starting_count - starting.size() - holes_after;
+      const std::size_t parts = holes_after == 0 ? room : std::min<std::size_t>(1 + random() % 4, room);
+      Bytes left = static_cast<Bytes>(parts) + static_cast<Bytes>(random() % static_cast<std::uint64_t>(range));
+      ending.push_back(left);
+      for (std::size_t k = parts; k > 1; --k) {
+        // Positive parts, room left for the k - 1 after this one.
+        const Bytes part = 1 + static_cast<Bytes>(random() % static_cast<std::uint64_t>(left - static_cast<Bytes>(k) + 1));
+        starting.push_back(part);
+        left -= part;
+      }
+      starting.push_back(left);
+    }
+    std::ranges::shuffle(starting, random);
+    const std::optional<std::vector<std::uint32_t>> expected = holes_by_definition(ending, starting);
+    if (!expected) continue;
+    const std::optional<HoleSplit> split = split_into_holes(ending, starting);
+    ASSERT_EQ(split.has_value(), !expected->empty()) << "round " << round;
+    if (!split) continue;
+    ++split_count;
+    std::vector<std::uint32_t> found = split->ending;
+    found.insert(found.end(), split->starting.begin(), split->starting.end());
+    EXPECT_EQ(by_first_appearance(found), by_first_appearance(*expected)) << "round " << round;
+  }
+  EXPECT_GT(split_count, 100);  // most rounds have holes to compare, not only unknowns
+}
 
 TEST(PackingHoles, SplitsWhereOnlyOneGroupingAddsUp) {
   // 100 is refilled by 37 + 63 and 200 by 91 + 109; no other subsets add up alike.

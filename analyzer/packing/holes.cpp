@@ -74,7 +74,8 @@ void add_match(std::vector<Group>& matches, Mask ending, Mask starting) {
 }
 
 // Both sides' subset sums, merged: 2^a + 2^b words.
-std::vector<Group> equal_sums_merged(std::span<const Bytes> ending, std::span<const Bytes> starting) {
+std::vector<Group> equal_sums_merged(std::span<const Bytes> ending,
+                                     std::span<const Bytes> starting) {
   thread_local std::vector<Subset> ends;
   thread_local std::vector<Subset> starts;
   thread_local std::vector<Subset> buffer;
@@ -102,7 +103,8 @@ std::vector<Group> equal_sums_merged(std::span<const Bytes> ending, std::span<co
 // that add up to each are found meet-in-the-middle, from the sums of its two halves (2^a targets
 // times 2^(b/2+1) words, against 2^b: a side of 2 against one of 16, 64 times fewer steps).
 // Matches come in the same order as equal_sums_merged's.
-std::vector<Group> equal_sums_by_targets(std::span<const Bytes> ending, std::span<const Bytes> starting) {
+std::vector<Group> equal_sums_by_targets(std::span<const Bytes> ending,
+                                         std::span<const Bytes> starting) {
   const bool small_ending = ending.size() <= starting.size();
   const std::span<const Bytes> small = small_ending ? ending : starting;
   const std::span<const Bytes> large = small_ending ? starting : ending;
@@ -115,9 +117,10 @@ std::vector<Group> equal_sums_by_targets(std::span<const Bytes> ending, std::spa
   subset_sums(small, targets, buffer);
   subset_sums(large.first(half), low, buffer);
   subset_sums(large.subspan(half), high, buffer);
-  // With the empty subset of each half (word 0 sorts first) and its masks moved to the large side's bits.
+  // With each half's empty subset (word 0 sorts first), the high half's masks on its own bits.
   low.insert(low.begin(), 0);
-  for (Subset& word : high) word = (word & ~Subset{(Subset{1} << kMaskBits) - 1}) | Subset{mask_of(word)} << half;
+  for (Subset& word : high)
+    word = (word & ~Subset{(Subset{1} << kMaskBits) - 1}) | Subset{mask_of(word)} << half;
   high.insert(high.begin(), 0);
   std::vector<Group> matches;
   for (std::size_t t = 0; t < targets.size() && matches.size() <= kMaxMatches;) {
@@ -170,8 +173,9 @@ std::vector<Group> equal_sums_by_targets(std::span<const Bytes> ending, std::spa
 std::vector<Group> equal_sums(std::span<const Bytes> ending, std::span<const Bytes> starting) {
   const std::size_t small = std::min(ending.size(), starting.size());
   const std::size_t large = std::max(ending.size(), starting.size());
-  const std::size_t by_targets = ((std::size_t{1} << small) - 1) *
-                                 ((std::size_t{1} << (large / 2)) + (std::size_t{1} << (large - large / 2)));
+  const std::size_t by_targets =
+      ((std::size_t{1} << small) - 1) *
+      ((std::size_t{1} << (large / 2)) + (std::size_t{1} << (large - large / 2)));
   if (by_targets < (std::size_t{1} << large)) return equal_sums_by_targets(ending, starting);
   return equal_sums_merged(ending, starting);
 }
@@ -187,12 +191,15 @@ std::optional<HoleSplit> split_into_holes(std::span<const Bytes> ending,
       starting.size() > max_side) {
     return std::nullopt;
   }
-  const auto total = [](std::span<const Bytes> sizes) { return std::accumulate(sizes.begin(), sizes.end(), Bytes{0}); };
+  const auto total = [](std::span<const Bytes> sizes) {
+    return std::accumulate(sizes.begin(), sizes.end(), Bytes{0});
+  };
   const Bytes side_total = total(ending);
   if (side_total != total(starting)) return std::nullopt;
   // One item on a side: every item of the other side is in its hole.
   if (ending.size() == 1 || starting.size() == 1) {
-    return HoleSplit{std::vector<std::uint32_t>(ending.size(), 0), std::vector<std::uint32_t>(starting.size(), 0), 1};
+    return HoleSplit{std::vector<std::uint32_t>(ending.size(), 0),
+                     std::vector<std::uint32_t>(starting.size(), 0), 1};
   }
   if (side_total >= kMaxSideTotal) return std::nullopt;
   std::vector<Group> matches = equal_sums(ending, starting);

@@ -64,7 +64,8 @@ class SectionSet {
       ++level;
     }
     // Down through the last member of each word.
-    for (const std::vector<std::uint64_t>& below : std::span(levels_).first(level) | std::views::reverse) {
+    for (const std::vector<std::uint64_t>& below :
+         std::span(levels_).first(level) | std::views::reverse) {
       at = at * 64 + highest(below[static_cast<std::size_t>(at)]);
     }
     return static_cast<int>(at);

@@ -7,8 +7,8 @@
 
 #include <algorithm>
 #include <limits>
-#include <queue>
 #include <optional>
+#include <queue>
 #include <tuple>
 
 #include "analyzer/packing/completion.h"
@@ -26,7 +26,9 @@ constexpr int kAnyEnd = std::numeric_limits<int>::max() - 1;
 class Skyline {
  public:
   explicit Skyline(int sections)
-      : sections_(sections), starts_(sections), end_(static_cast<std::size_t>(std::max(sections, 1))),
+      : sections_(sections),
+        starts_(sections),
+        end_(static_cast<std::size_t>(std::max(sections, 1))),
         floor_(end_.size()) {
     if (sections > 0) {
       starts_.insert(0);
@@ -41,7 +43,8 @@ class Skyline {
     while (true) {
       const auto [floor, begin, end] = heap_.top();
       heap_.pop();
-      if (starts_.contains(begin) && end_[begin] == end && floor_[begin] == floor) return {begin, end, floor};
+      if (starts_.contains(begin) && end_[begin] == end && floor_[begin] == floor)
+        return {begin, end, floor};
     }
   }
 
@@ -65,7 +68,8 @@ class Skyline {
     if (to < old_end) start(to, old_end, old_floor);
     start(from, to, floor);
     merge_around(from);
-    if (to < old_end && starts_.contains(to)) push(to);  // the rest of the old segment, unless merged
+    // The rest of the old segment, unless it merged.
+    if (to < old_end && starts_.contains(to)) push(to);
   }
 
  private:

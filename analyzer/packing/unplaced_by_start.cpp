@@ -60,8 +60,10 @@ std::size_t UnplacedByStart::last_unplaced_before(std::size_t position) {
 std::optional<std::uint32_t> UnplacedByStart::take_fitting(int start, int bound) {
   const auto group_begin = sorted_end_.begin() + static_cast<std::ptrdiff_t>(group_[start]);
   const auto group_end = sorted_end_.begin() + static_cast<std::ptrdiff_t>(group_[start + 1]);
-  const auto first_fit = std::partition_point(group_begin, group_end, [&](int end) { return end > bound; });
-  const std::size_t position = next_unplaced(static_cast<std::size_t>(first_fit - sorted_end_.begin()));
+  const auto first_fit =
+      std::partition_point(group_begin, group_end, [&](int end) { return end > bound; });
+  const std::size_t position =
+      next_unplaced(static_cast<std::size_t>(first_fit - sorted_end_.begin()));
   if (position >= group_[start + 1]) return std::nullopt;
   next_[position] = position + 1;
   before_[position + 1] = position;

@@ -1,4 +1,6 @@
 // The holes at one time (holes.h): split where the sums say so unambiguously, unknown otherwise.
+#include "analyzer/packing/holes.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -6,8 +8,6 @@
 #include <optional>
 #include <random>
 #include <vector>
-
-#include "analyzer/packing/holes.h"
 
 namespace tidepool::packing {
 namespace {
@@ -42,13 +42,15 @@ std::optional<std::vector<std::uint32_t>> holes_by_definition(const std::vector<
   }
   if (matches.size() > kManyMatches) return std::nullopt;
   const auto within = [](const Match& inner, const Match& outer) {
-    return (inner.ending & outer.ending) == inner.ending && (inner.starting & outer.starting) == inner.starting;
+    return (inner.ending & outer.ending) == inner.ending &&
+           (inner.starting & outer.starting) == inner.starting;
   };
   std::vector<Match> holes;
   for (const Match& m : matches) {
     bool smallest = true;
     for (const Match& other : matches) {
-      if ((other.ending != m.ending || other.starting != m.starting) && within(other, m)) smallest = false;
+      if ((other.ending != m.ending || other.starting != m.starting) && within(other, m))
+        smallest = false;
     }
     if (smallest) holes.push_back(m);
   }
@@ -104,19 +106,23 @@ TEST(PackingHoles, AgreesWithTheDefinitionOnSidesOfUnequalAndEqualLength) {
     for (std::size_t hole = 0; hole < ending_count; ++hole) {
       const std::size_t holes_after = ending_count - hole - 1;
       const std::size_t room = starting_count - starting.size() - holes_after;
-      const std::size_t parts = holes_after == 0 ? room : std::min<std::size_t>(1 + random() % 4, room);
-      Bytes left = static_cast<Bytes>(parts) + static_cast<Bytes>(random() % static_cast<std::uint64_t>(range));
+      const std::size_t parts =
+          holes_after == 0 ? room : std::min<std::size_t>(1 + random() % 4, room);
+      Bytes left = static_cast<Bytes>(parts) +
+                   static_cast<Bytes>(random() % static_cast<std::uint64_t>(range));
       ending.push_back(left);
       for (std::size_t k = parts; k > 1; --k) {
         // Positive parts, room left for the k - 1 after this one.
-        const Bytes part = 1 + static_cast<Bytes>(random() % static_cast<std::uint64_t>(left - static_cast<Bytes>(k) + 1));
+        const Bytes part = 1 + static_cast<Bytes>(random() % static_cast<std::uint64_t>(
+                                                                 left - static_cast<Bytes>(k) + 1));
         starting.push_back(part);
         left -= part;
       }
       starting.push_back(left);
     }
     std::ranges::shuffle(starting, random);
-    const std::optional<std::vector<std::uint32_t>> expected = holes_by_definition(ending, starting);
+    const std::optional<std::vector<std::uint32_t>> expected =
+        holes_by_definition(ending, starting);
     if (!expected) continue;
     const std::optional<HoleSplit> split = split_into_holes(ending, starting);
     ASSERT_EQ(split.has_value(), !expected->empty()) << "round " << round;

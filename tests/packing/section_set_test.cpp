@@ -1,12 +1,12 @@
 // SectionSet (the skyline's segment starts) against std::set: random inserts, erases and
 // queries of the last member at or before a section, on sizes of one to four levels of words.
+#include "analyzer/packing/section_set.h"
+
 #include <gtest/gtest.h>
 
 #include <iterator>
 #include <random>
 #include <set>
-
-#include "analyzer/packing/section_set.h"
 
 namespace tidepool::packing {
 namespace {
@@ -33,7 +33,8 @@ TEST(PackingSectionSet, AgreesWithAnOrderedSet) {
           members.erase(section);
         }
         const int query = static_cast<int>(random() % static_cast<std::uint64_t>(size));
-        ASSERT_EQ(set.contains(query), members.contains(query)) << "size " << size << " section " << query;
+        ASSERT_EQ(set.contains(query), members.contains(query))
+            << "size " << size << " section " << query;
         ASSERT_EQ(set.last_at_or_before(query), last_at_or_before(members, query))
             << "size " << size << " section " << query;
       }

@@ -1,12 +1,13 @@
 // UnplacedByStart (the skyline's index of unplaced items) against a scan of the items: items
 // taken at random, and every query of the first start in a range that ends by a bound.
+#include "analyzer/packing/unplaced_by_start.h"
+
 #include <gtest/gtest.h>
 
 #include <random>
 #include <vector>
 
 #include "analyzer/packing/timeline.h"
-#include "analyzer/packing/unplaced_by_start.h"
 
 namespace tidepool::packing {
 namespace {
@@ -18,7 +19,8 @@ TEST(PackingUnplacedByStart, AgreesWithAScanOfTheItems) {
     const int items = 1 + static_cast<int>(random() % 80);
     for (int i = 0; i < items; ++i) {
       const Time start = static_cast<Time>(random() % 60);
-      problem.items.push_back({std::to_string(i), 1, 1, {{start, start + 1 + static_cast<Time>(random() % 20)}}});
+      problem.items.push_back(
+          {std::to_string(i), 1, 1, {{start, start + 1 + static_cast<Time>(random() % 20)}}});
     }
     const Timeline timeline(problem);
     std::vector<std::uint32_t> rank(problem.items.size());
@@ -30,7 +32,8 @@ TEST(PackingUnplacedByStart, AgreesWithAScanOfTheItems) {
       int first = to;
       for (std::size_t i = 0; i < placed.size(); ++i) {
         const int start = timeline.first_section(i);
-        if (!placed[i] && start >= from && start < first && timeline.last_section_end(i) <= bound) first = start;
+        if (!placed[i] && start >= from && start < first && timeline.last_section_end(i) <= bound)
+          first = start;
       }
       return first;
     };

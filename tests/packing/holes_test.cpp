@@ -1,6 +1,4 @@
 // The holes at one time (holes.h): split where the sums say so unambiguously, unknown otherwise.
-#include "analyzer/packing/holes.h"
-
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -8,6 +6,8 @@
 #include <optional>
 #include <random>
 #include <vector>
+
+#include "analyzer/packing/holes.h"
 
 namespace tidepool::packing {
 namespace {

@@ -302,6 +302,9 @@ Process& process() {
 
 std::atomic<Recorder*> g_active{nullptr};
 std::atomic<RecorderImpl*> g_impl{nullptr};
+// Set once the first start has been tried: from then on g_active is the answer (a recorder that is
+// off stays off), so hooks in a process that records nothing take no lock per call.
+std::atomic<bool> g_start_tried{false};
 
 void after_fork_in_child() {
   Process& p = process();
@@ -323,9 +326,15 @@ struct StopAtExit {
 
 Recorder* Recorder::get(int (*driver_version)()) {
   if (Recorder* r = g_active.load(std::memory_order_acquire)) return r;
+  if (g_start_tried.load(std::memory_order_acquire))
+    return g_active.load(std::memory_order_acquire);
   Process& p = process();
   const std::lock_guard lock(p.mutex);
   if (p.status != Status::not_started) return g_active.load(std::memory_order_acquire);
+  // Marked on the way out, under the lock: a thread that finds it set sees the started recorder.
+  struct MarkTried {
+    ~MarkTried() { g_start_tried.store(true, std::memory_order_release); }
+  } mark_tried;
   p.status = Status::off;
   const Settings& s = settings();
   if (s.disabled) return nullptr;
@@ -386,6 +395,7 @@ void Recorder::stop() {
   const std::lock_guard lock(p.mutex);
   if (p.status != Status::running) {
     p.status = Status::off;
+    g_start_tried.store(true, std::memory_order_release);
     return;
   }
   g_active.store(nullptr, std::memory_order_release);

@@ -147,11 +147,11 @@ constexpr double kOverlapShare = 0.6;
 // overlaps too, when the instance it came from is not (too large, or too many pairs), or has at
 // least this many items: there, the whole instance's search makes an attempt in 1-2 s, so few in
 // its time, and blocks lowered first give it a lower start. On the held-out cut sets (one run
-// each): 10,000 items, the nine above 2% 1.0756 -> 1.0614 on average (c-10000-5 1.1211 -> 1.0586);
-// 2,000 items, blocks lowered too: c-2000-2 1.0376-1.0402 -> 1.0502, c-2000-5 1.0312 -> 1.0664 in
-// two runs each (the time the blocks take is the whole search's). perfect:200000:1:40000 (not
-// lowered whole: too many pairs) 1.2050 -> 1.1799, perfect:250000:2:250000 (too large) 1.1238 ->
-// 1.0851.
+// each): 10,000 items, the nine above 2% 1.0756 -> 1.0595 on average (c-10000-5 1.1211 -> 1.0586);
+// 2,000 items, blocks lowered too: c-2000-2 1.0376-1.0402 -> 1.0502-1.0673, c-2000-5 1.0312 ->
+// 1.0664 in three runs each (the time the blocks take is the whole search's).
+// perfect:200000:1:40000 (not lowered whole: too many pairs) 1.2037 -> 1.1676,
+// perfect:250000:2:250000 (too large) 1.1238 -> 1.0851.
 constexpr std::size_t kLowerBlocksOfItems = 5000;
 // The share of the time left after bands that settling their packing may take (settle.h: it stops
 // sooner once a round lowers nothing, usually within a few tenths of a second at 10,000 items).

@@ -28,12 +28,13 @@ constexpr Mask mask_of(Subset subset) {
   return static_cast<Mask>(subset & ((Subset{1} << kMaskBits) - 1));
 }
 
-// Every subset of `sizes` (the empty one only `with_empty`), by sum (then mask): the subsets of the first k items, merged
-// with themselves plus the next item (no sort: 2^(n+1) steps in all), between `sums` (the result)
-// and `buffer` (scratch space, kept by the caller across calls, as `sums`). Words instead of (sum,
-// mask) pairs and no allocation per call: folding a 951,102-item block 3.15 -> 2.80 s. The merge
-// takes the lower word without a branch (no two are equal: masks differ) and adds the item as it
-// reads: 1.5-3 times as fast as std::merge of a copy plus the item, more on larger sides.
+// Every subset of `sizes` (the empty one only `with_empty`), by sum (then mask): the subsets of
+// the first k items, merged with themselves plus the next item (no sort: 2^(n+1) steps in all),
+// between `sums` (the result) and `buffer` (scratch space, kept by the caller across calls, as
+// `sums`). Words instead of (sum, mask) pairs and no allocation per call: folding a 951,102-item
+// block 3.15 -> 2.80 s. The merge takes the lower word without a branch (no two are equal: masks
+// differ) and adds the item as it reads: 1.5-3 times as fast as std::merge of a copy plus the
+// item, more on larger sides.
 void subset_sums(std::span<const Bytes> sizes, std::vector<Subset>& sums, std::vector<Subset>& buffer,
                  bool with_empty = false) {
   const std::size_t total = std::size_t{1} << sizes.size();

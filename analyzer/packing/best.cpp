@@ -143,6 +143,13 @@ constexpr double kFirstPackingTimelines = 4;
 // bound does so within 1 s (generated of 2,000-10,000 items, on fine and coarse times, grown and
 // refilled), or within 2-3.3 s (c-2000-1).
 constexpr double kOverlapShare = 0.6;
+// Setting the search over overlaps up (its neighbour lists) is not stopped by the deadline: 1-1.5 x
+// 10^-7 s per time-overlapping pair at 690,000-2,870,000 pairs (0.09-0.43 s). It begins only with
+// more time left than that. A block that bands leave over comes to its packer last, with what its
+// folds and searches left of its share: on the nine 10,000-item cut instances above 2%, 1-15 blocks
+// per instance came to the search with less than twice its setup left, some past their deadline,
+// and spent 0.03-0.46 s per instance setting up searches that stopped within a few moves.
+constexpr double kOverlapSetupSecondsPerPair = 1.5e-7;
 // A block that bands leave over (packed by a portfolio of its own) is lowered by the search over
 // overlaps too, when the instance it came from is not (too large, or too many pairs), or has at
 // least this many items: there, the whole instance's search makes an attempt in 1-2 s, so few in
@@ -196,6 +203,8 @@ class Portfolio {
       deadline_ = Deadline::after_seconds((1 - kOverlapShare) * deadline_.seconds_left());
     Solution solution = run_portfolio(tiling);
     if (!lowering_ || solution.height <= lowest_possible_) return solution;
+    if (whole.seconds_left() < kOverlapSetupSecondsPerPair * static_cast<double>(overlap_pairs()))
+      return solution;
     if (auto lower = lower_by_overlaps(problem_, solution.offsets, lowest_possible_, whole, 1)) {
       solution.height = height_of(problem_, *lower);
       solution.offsets = std::move(*lower);

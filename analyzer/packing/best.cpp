@@ -203,8 +203,7 @@ class Portfolio {
       deadline_ = Deadline::after_seconds((1 - kOverlapShare) * deadline_.seconds_left());
     Solution solution = run_portfolio(tiling);
     if (!lowering_ || solution.height <= lowest_possible_) return solution;
-    if (whole.seconds_left() < kOverlapSetupSecondsPerPair * static_cast<double>(overlap_pairs()))
-      return solution;
+    if (!setup_fits(whole, kOverlapSetupSecondsPerPair)) return solution;
     if (auto lower = lower_by_overlaps(problem_, solution.offsets, lowest_possible_, whole, 1)) {
       solution.height = height_of(problem_, *lower);
       solution.offsets = std::move(*lower);
@@ -252,7 +251,7 @@ class Portfolio {
     if (done(deadline_)) return std::move(best_.solution);
     // Setting the exact search up (its overlap lists) is not stopped by the deadline.
     if (problem_.items.size() <= kExactMaxItems && overlap_pairs() <= kExactMaxPairs &&
-        deadline_.seconds_left() > kExactSetupSecondsPerPair * static_cast<double>(overlap_pairs())) {
+        setup_fits(deadline_, kExactSetupSecondsPerPair)) {
       run_exact(Deadline::after_seconds(kExactShare * deadline_.seconds_left()));
     }
     // Local search re-places the whole order each step: not started when one pass would not fit.
@@ -260,6 +259,12 @@ class Portfolio {
       best_ = improve_order(problem_, timeline_, std::move(best_), lowest_possible_, deadline_, 1);
     }
     return std::move(best_.solution);
+  }
+
+  // Whether `deadline` leaves more time than a search's setup, which no deadline stops and which
+  // costs `seconds_per_pair` per time-overlapping pair.
+  bool setup_fits(Deadline deadline, double seconds_per_pair) {
+    return deadline.seconds_left() > seconds_per_pair * static_cast<double>(overlap_pairs());
   }
 
   // Time-overlapping pairs of items, counted once.

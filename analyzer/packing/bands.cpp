@@ -31,12 +31,17 @@ namespace {
 // 25 it was (1.0001x to 1.0326x, as the load goes), but the 914,012- and 951,102-item blocks of
 // perfect:1000000:1:5000000 and perfect:1000000:2:10000000 were not (1.2480x, 1.1986x); with 18,
 // 1.0001x and 1.0007x, and no instance of 300,000-1,000,000 items higher. Since session 32's
-// faster subset sums a fold takes 10-11.5 timelines at 900,000-1,000,000 items (11-12.8 before),
-// and 16 fold the blocks of perfect:1000000:1:1000000 and :3:1000000 that had 18.3-18.9 and
+// faster subset sums a fold took 10-11.5 timelines at 900,000-1,000,000 items (11-12.8 before),
+// and 16 folded the blocks of perfect:1000000:1:1000000 and :3:1000000 that had 18.3-18.9 and
 // 12.9-20.8 (at 1.0000x in 6.5-7.2 s and at 10 s when folded, 1.2544x and 1.2219x when not).
+// Since session 37's faster holes a fold takes 6-9 timelines there (2.1-2.5 s against timelines of
+// 0.26-0.28 s in `best`), and 11 fold the whole 1,000,000-item block of perfect:1000000:2:1000000,
+// which had 12.3 (16 did not: 1.1537x in four runs; 11: 1.0328x, 1.0000x; 9: 1.0328x twice). With
+// 11 or 9, 21 other instances of 150,000-1,000,000 items (coarse and fine times, refill, grown) end
+// as with 16, within each one's run-to-run spread, none past 10.01 s (session 40).
 constexpr int kMaxFolds = 4;
 constexpr std::size_t kMaxBlockItems = 50'000;
-constexpr double kLargeFoldTimelines = 16;
+constexpr double kLargeFoldTimelines = 11;
 // When a block has a packing already, the block packer is not begun with less than this many
 // times its timeline's build time left (its first pass always ends in a complete packing: on that
 // 512,444-item block, 4 timelines past the deadline).

@@ -37,8 +37,9 @@ namespace {
 // Since session 37's faster holes a fold takes 6-9 timelines there (2.1-2.5 s against timelines of
 // 0.26-0.28 s in `best`), and 11 fold the whole 1,000,000-item block of perfect:1000000:2:1000000,
 // which had 12.3 (16 did not: 1.1537x in four runs; 11: 1.0328x, 1.0000x, 1.0328x; 9: 1.0328x
-// twice). With 11 or 9, 20 other instances of 150,000-1,000,000 items (coarse and fine times, refill, grown) end
-// as with 16, within each one's run-to-run spread, none past 10.01 s (session 40).
+// twice). With 11 or 9, 20 other instances of 150,000-1,000,000 items (coarse and fine times,
+// refill, grown) end as with 16, within each one's run-to-run spread, none past 10.01 s (session
+// 40).
 constexpr int kMaxFolds = 4;
 constexpr std::size_t kMaxBlockItems = 50'000;
 constexpr double kLargeFoldTimelines = 11;

@@ -257,7 +257,7 @@ TEST(PackingBands, FoldsOfALargeBlockAreTiledAgainByThePacker) {
     return stacked_offsets(block);
   };
   const std::optional<std::vector<Bytes>> offsets =
-      tiled_by_bands(instance.problem, Deadline::after_seconds(10), recording);
+      tiled_by_bands(instance.problem, Deadline::after_seconds(15), recording);
   ASSERT_TRUE(offsets.has_value());
   const Bytes height = height_of(instance.problem, *offsets);
   const Verdict verdict = check(instance.problem, {*offsets, height});

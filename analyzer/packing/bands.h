@@ -39,7 +39,9 @@ namespace tidepool::packing {
 // `deadline`; the block may have slack when the holes were guessed wrongly). `tiling_tried`: the
 // tiling search (and folds, while the fold depth allows) already failed on it, so the packer need
 // not try again. Nothing is tried past the split's deadline; on blocks of over 50,000 items the
-// search is not tried (they are only folded, and only when their time allows it).
+// search is not tried (they are only folded, and only when their time allows it). The blocks of
+// the folds of such a large block come with `tiling_tried` false even where the search failed on
+// them: the packer's own tilings (a merged tiling's completion) pack them far lower.
 using BlockPacker = std::function<std::vector<Bytes>(const Problem& block, Deadline deadline, bool tiling_tried)>;
 
 // A packing: at the lower bound when every block came apart or was tiled (or packed at its own

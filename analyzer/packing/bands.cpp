@@ -290,21 +290,26 @@ class Tiler {
     // Each attempt whose blocks get packed has a packed fold's share of the time left. Where the
     // block is too large to search, the blocks of its folds get the block packer's tilings again:
     // its merged tiling's completion packs them far lower than greedy passes do (the 6,599-item
-    // fold of perfect:200000:1:40000, whole: 1.2335x with 0.3-2.1 s, 1.0552x in 0.04 s that way),
-    // and they have at most a packed fold's share each. Session 41, against the previous build in
-    // the same run at 10 s: perfect:200000:1:40000 1.1799x -> 1.0333x, perfect:250000:2:250000
-    // 1.0851x -> 1.0216x, perfect:400000:3:100000 1.1562x -> 1.0987x, perfect:1000000:1:10000000
-    // 1.0326x -> 1.0000x in 6.7 s; none of 30 instances of 60,000-1,000,000 items higher beyond
-    // their run-to-run spread. Searchable blocks keep `tiling_tried`: with tilings again on every
-    // block, the held-out cut instances of 10,000 items ended higher (c-10000-5 1.0586x -> 1.1016x,
-    // -7 1.0783x -> 1.1143x; -2 lower, 1.0847x -> 1.0546x), as the tuning set did in session 12.
-    const auto packed = [&](const Problem& problem, std::uint64_t guesses) {
-      const Deadline share = Deadline::after_seconds(kPackedFoldShare * deadline.seconds_left());
+    // fold of perfect:200000:1:40000, whole: 1.2335x with 0.3-2.1 s, 1.0552x in 0.04 s that way;
+    // session 41: perfect:200000:1:40000 1.1799x -> 1.0333x, perfect:1000000:1:10000000 1.0326x ->
+    // 1.0000x in 6.7 s). Searchable blocks keep `tiling_tried`: with tilings again on every block,
+    // the held-out cut instances of 10,000 items ended higher (c-10000-5 1.0586x -> 1.1016x, -7
+    // 1.0783x -> 1.1143x; -2 lower, 1.0847x -> 1.0546x), as the tuning set did in session 12.
+    // The packed folds of such a block also share all of its time (the folds left to pack alike),
+    // and once one has a packing, the block packer is left out: its greedy passes pack such a block
+    // far higher (the 391,344-item block of perfect:400000:3:100000: 1.7131x with 0.49 s, against
+    // 1.1009x by its fold), and the time kept for it went unused when it was not begun (the
+    // 200,000-item block of perfect:200000:2:40000 left 3.1 s of its 8.2 s; the 995,764-item block
+    // of perfect:1000000:1:300000, folded with 1.1 s left, 0.66 s of it). Session 42.
+    const auto packed = [&](const Problem& problem, std::uint64_t guesses, double share) {
+      const Deadline until = Deadline::after_seconds(share * deadline.seconds_left());
       const Tiler folds_tiler(pack_block_, !searchable || tilings_again_);
-      return folds_tiler.tile(problem, share, folds_left - 1, true, guesses);
+      return folds_tiler.tile(problem, until, folds_left - 1, true, guesses);
     };
-    for (const MergedProblem& folded : folds) {
-      if (std::optional<Tiling> tiled = packed(folded.problem(), 0)) {
+    for (std::size_t f = 0; f < folds.size(); ++f) {
+      const MergedProblem& folded = folds[f];
+      const double share = searchable ? kPackedFoldShare : 1.0 / static_cast<double>(folds.size() - f);
+      if (std::optional<Tiling> tiled = packed(folded.problem(), 0, share)) {
         tiled->offsets = folded.expand(tiled->offsets);
         if (tiled->perfect) return tiled;
         keep(std::move(*tiled));
@@ -315,13 +320,13 @@ class Tiler {
     // join parts that are not one band. Split again with others.
     if (try_tiling && folds_left > 0) {
       for (std::uint64_t guesses = 1; guesses <= kResplits && fold_fits(); ++guesses) {
-        if (std::optional<Tiling> tiled = packed(block, guesses)) {
+        if (std::optional<Tiling> tiled = packed(block, guesses, kPackedFoldShare)) {
           if (tiled->perfect) return tiled;
           keep(std::move(*tiled));
         }
       }
     }
-    if (lowest && deadline.seconds_left() < kPackerTimelines * timeline_seconds) return lowest;
+    if (lowest && (!searchable || deadline.seconds_left() < kPackerTimelines * timeline_seconds)) return lowest;
     const bool tiling_tried = try_tiling && searchable && !tilings_again_;
     std::vector<Bytes> offsets = pack_block_(block, deadline, tiling_tried);
     const bool perfect = no_slack && height_of(block, offsets) == timeline.peak();

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <bit>
 #include <numeric>
+#include <tuple>
 #include <utility>
 
 namespace tidepool::packing {
@@ -77,6 +78,22 @@ void add_match(std::vector<Group>& matches, Mask ending, Mask starting) {
       {ending, starting, std::popcount(std::uint64_t{ending} << kMaskBits | starting)});
 }
 
+// The first words from `a` and `b` on, in two runs sorted by sum, whose sums are equal (or an end).
+// Not inlined: inside its caller the loop kept its pointers on the stack; here both step without a
+// branch, in registers (folding the 995,764-item block of perfect:1000000:1:300000: 3.17 ->
+// 3.0 s, the walk 9% -> 6.5% of the samples).
+[[gnu::noinline]] std::pair<const Subset*, const Subset*> next_equal_sums(const Subset* a, const Subset* a_end,
+                                                                          const Subset* b, const Subset* b_end) {
+  while (a != a_end && b != b_end) {
+    const Bytes end_sum = sum_of(*a);
+    const Bytes start_sum = sum_of(*b);
+    if (end_sum == start_sum) break;
+    a += end_sum < start_sum;
+    b += start_sum < end_sum;
+  }
+  return {a, b};
+}
+
 // Both sides' subset sums, merged: 2^a + 2^b words.
 std::vector<Group> equal_sums_merged(std::span<const Bytes> ending,
                                      std::span<const Bytes> starting) {
@@ -87,18 +104,21 @@ std::vector<Group> equal_sums_merged(std::span<const Bytes> ending,
   subset_sums(starting, starts, buffer);
   std::vector<Group> matches;
   // Sums come in ascending order; a guess keeps the matches of the smallest ones.
-  for (std::size_t a = 0, b = 0; a < ends.size() && b < starts.size() && matches.size() <= kMaxMatches;) {
-    if (sum_of(ends[a]) != sum_of(starts[b])) {
-      sum_of(ends[a]) < sum_of(starts[b]) ? ++a : ++b;
-      continue;
-    }
-    const Bytes sum = sum_of(ends[a]);
-    const std::size_t b_first = b;
-    for (; a < ends.size() && sum_of(ends[a]) == sum; ++a) {
-      for (b = b_first; b < starts.size() && sum_of(starts[b]) == sum; ++b) {
-        add_match(matches, mask_of(ends[a]), mask_of(starts[b]));
+  const Subset* a = ends.data();
+  const Subset* const a_end = a + ends.size();
+  const Subset* b = starts.data();
+  const Subset* const b_end = b + starts.size();
+  while (true) {
+    std::tie(a, b) = next_equal_sums(a, a_end, b, b_end);
+    if (a == a_end || b == b_end) break;
+    const Bytes end_sum = sum_of(*a);
+    const Subset* const b_first = b;
+    for (; a != a_end && sum_of(*a) == end_sum; ++a) {
+      for (b = b_first; b != b_end && sum_of(*b) == end_sum; ++b) {
+        add_match(matches, mask_of(*a), mask_of(*b));
       }
     }
+    if (matches.size() > kMaxMatches) break;
   }
   return matches;
 }

@@ -3,6 +3,7 @@
 // above its height raises the bands over it; whatever it returns is a valid packing.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <optional>
 #include <string>
 #include <vector>
@@ -264,6 +265,29 @@ TEST(PackingBands, FoldsOfALargeBlockAreTiledAgainByThePacker) {
   EXPECT_TRUE(verdict.valid) << verdict.reason;
   EXPECT_GT(height, instance.optimum);  // the stacked blocks show
   EXPECT_GT(calls, 0);
+}
+
+// Cut on 21,000 time steps, 70,000 pieces leave one block of 61,369 items, too large to search,
+// that no fold tiles. Its folds' packings share all of its time, and once one has a packing the
+// block packer does not get the block whole: its greedy passes pack such a block far higher than
+// the folds' blocks do (session 42: perfect:400000:3:100000's 391,344-item block, 1.71x by the
+// packer with 0.49 s, 1.10x by its fold).
+TEST(PackingBands, ABlockTooLargeToSearchIsPackedByItsFolds) {
+  const PerfectInstance instance = generate_perfect(70'000, 1, Bytes{1} << 32, 21'000);
+  std::size_t largest = 0;
+  const BlockPacker recording = [&](const Problem& block, Deadline, bool) {
+    largest = std::max(largest, block.items.size());
+    return stacked_offsets(block);
+  };
+  const std::optional<std::vector<Bytes>> offsets =
+      tiled_by_bands(instance.problem, Deadline::after_seconds(15), recording);
+  ASSERT_TRUE(offsets.has_value());
+  const Bytes height = height_of(instance.problem, *offsets);
+  const Verdict verdict = check(instance.problem, {*offsets, height});
+  EXPECT_TRUE(verdict.valid) << verdict.reason;
+  EXPECT_GT(height, instance.optimum);  // the stacked blocks show
+  EXPECT_GT(largest, 0u);               // the folds' blocks were packed
+  EXPECT_LE(largest, 50'000u);
 }
 
 // 500 pieces cut at random from a rectangle on coarse times (data/cut-500-160.csv:

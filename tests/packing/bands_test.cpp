@@ -45,6 +45,15 @@ std::optional<std::vector<Bytes>> tiled_by_bands(const Problem& problem, Deadlin
   return tile_by_bands(problem, Timeline(problem), deadline, deadline, pack_block);
 }
 
+// A valid packing above the optimum: blocks stacked by stacked_offsets show.
+void expect_valid_and_stacked(const PerfectInstance& instance, const std::optional<std::vector<Bytes>>& offsets) {
+  ASSERT_TRUE(offsets.has_value());
+  const Bytes height = height_of(instance.problem, *offsets);
+  const Verdict verdict = check(instance.problem, {*offsets, height});
+  EXPECT_TRUE(verdict.valid) << verdict.reason;
+  EXPECT_GT(height, instance.optimum);
+}
+
 void expect_perfect(const PerfectInstance& instance, const std::optional<std::vector<Bytes>>& offsets) {
   ASSERT_TRUE(offsets.has_value());
   const Verdict verdict = check(instance.problem, {*offsets, height_of(instance.problem, *offsets)});
@@ -259,11 +268,7 @@ TEST(PackingBands, FoldsOfALargeBlockAreTiledAgainByThePacker) {
   };
   const std::optional<std::vector<Bytes>> offsets =
       tiled_by_bands(instance.problem, Deadline::after_seconds(15), recording);
-  ASSERT_TRUE(offsets.has_value());
-  const Bytes height = height_of(instance.problem, *offsets);
-  const Verdict verdict = check(instance.problem, {*offsets, height});
-  EXPECT_TRUE(verdict.valid) << verdict.reason;
-  EXPECT_GT(height, instance.optimum);  // the stacked blocks show
+  expect_valid_and_stacked(instance, offsets);
   EXPECT_GT(calls, 0);
 }
 
@@ -281,11 +286,7 @@ TEST(PackingBands, ABlockTooLargeToSearchIsPackedByItsFolds) {
   };
   const std::optional<std::vector<Bytes>> offsets =
       tiled_by_bands(instance.problem, Deadline::after_seconds(15), recording);
-  ASSERT_TRUE(offsets.has_value());
-  const Bytes height = height_of(instance.problem, *offsets);
-  const Verdict verdict = check(instance.problem, {*offsets, height});
-  EXPECT_TRUE(verdict.valid) << verdict.reason;
-  EXPECT_GT(height, instance.optimum);  // the stacked blocks show
+  expect_valid_and_stacked(instance, offsets);
   EXPECT_GT(largest, 0u);               // the folds' blocks were packed
   EXPECT_LE(largest, 50'000u);
 }

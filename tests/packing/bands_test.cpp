@@ -287,7 +287,7 @@ TEST(PackingBands, ABlockTooLargeToSearchIsPackedByItsFolds) {
   const std::optional<std::vector<Bytes>> offsets =
       tiled_by_bands(instance.problem, Deadline::after_seconds(15), recording);
   expect_valid_and_stacked(instance, offsets);
-  EXPECT_GT(largest, 0u);               // the folds' blocks were packed
+  EXPECT_GT(largest, 0u);  // the folds' blocks were packed
   EXPECT_LE(largest, 50'000u);
 }
 

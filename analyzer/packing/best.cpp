@@ -386,7 +386,7 @@ class Portfolio {
     };
     const Deadline apart = keeping(0);
     if (is_large() && apart.passed()) return;  // no time for anything that comes apart
-    if (auto offsets = tile_by_bands(problem_, timeline_, keeping(reserve), apart, pack_block)) {
+    if (auto offsets = tile_by_bands(problem_, timeline_, timeline_seconds_, keeping(reserve), apart, pack_block)) {
       consider_settled(std::move(*offsets));
     }
   }

@@ -42,7 +42,18 @@ std::vector<Bytes> stacked_offsets(const Problem& block) {
 
 std::optional<std::vector<Bytes>> tiled_by_bands(const Problem& problem, Deadline deadline,
                                                  const BlockPacker& pack_block = search_block) {
-  return tile_by_bands(problem, Timeline(problem), deadline, deadline, pack_block);
+  const auto building = Deadline::Clock::now();
+  const Timeline timeline(problem);
+  return tile_by_bands(problem, timeline, Deadline::seconds_since(building), deadline, deadline, pack_block);
+}
+
+// The same, the problem's timeline said to have taken the whole time to build: too long to fold a
+// problem too large to search before it is split (tile_by_bands), so its split comes first.
+std::optional<std::vector<Bytes>> split_first_by_bands(const Problem& problem, double seconds,
+                                                       const BlockPacker& pack_block) {
+  const double said_timeline_seconds = seconds;
+  return tile_by_bands(problem, Timeline(problem), said_timeline_seconds, Deadline::after_seconds(seconds),
+                       Deadline::after_seconds(seconds), pack_block);
 }
 
 // A valid packing above the optimum: blocks stacked by stacked_offsets show.
@@ -163,7 +174,7 @@ TEST(PackingBands, SplitsADeepCutTreeOrStopsAtTheDeadline) {
   for (const BlockPacker& pack_block : {BlockPacker(search_block), stacked}) {
     const auto started = Deadline::Clock::now();
     const std::optional<std::vector<Bytes>> offsets =
-        tile_by_bands(large.problem, timeline, Deadline::after_seconds(0.5),
+        tile_by_bands(large.problem, timeline, timeline_seconds, Deadline::after_seconds(0.5),
                       Deadline::after_seconds(0.5), pack_block);
     EXPECT_LT(Deadline::seconds_since(started), 0.5 + 50 * timeline_seconds);
     ASSERT_TRUE(offsets.has_value());
@@ -180,11 +191,13 @@ TEST(PackingBands, SplitsADeepCutTreeOrStopsAtTheDeadline) {
 // packing, whichever deadline stops it.
 TEST(PackingBands, ASplitStoppedAnywhereStaysSound) {
   const PerfectInstance instance = generate_from_spec("perfect:10000:3:2000");
+  const auto building = Deadline::Clock::now();
   const Timeline timeline(instance.problem);
+  const double timeline_seconds = Deadline::seconds_since(building);
   const BlockPacker stacked = [](const Problem& block, Deadline, bool) { return stacked_offsets(block); };
   for (const double seconds : {0.0, 0.0005, 0.001, 0.002, 0.004, 0.008, 0.016, 0.032}) {
     const std::optional<std::vector<Bytes>> offsets =
-        tile_by_bands(instance.problem, timeline, Deadline::after_seconds(seconds),
+        tile_by_bands(instance.problem, timeline, timeline_seconds, Deadline::after_seconds(seconds),
                       Deadline::after_seconds(seconds), stacked);
     ASSERT_TRUE(offsets.has_value()) << "stopped after " << seconds << " s";
     const Verdict verdict = check(instance.problem, {*offsets, height_of(instance.problem, *offsets)});
@@ -230,14 +243,14 @@ TEST(PackingBands, TellsThePackerWhetherTheSearchWasTried) {
 
 // Cut on 50,000 time steps, 100,000 pieces leave a block of 71,967 items that does not come apart
 // until it is folded (with regard to holes): over 50,000 items, too many for the search, but not
-// for folding when the block's time allows it.
+// for folding when the block's time allows it. (The whole instance is not folded first here.)
 TEST(PackingBands, FoldsABlockTooLargeForTheSearch) {
   const PerfectInstance instance = generate_perfect(100'000, 2, Bytes{1} << 32, 50'000);
   const BlockPacker stacked = [](const Problem& block, Deadline, bool) {
     EXPECT_LE(block.items.size(), 50'000U) << "a block too large for the search was packed, not folded";
     return stacked_offsets(block);
   };
-  expect_perfect(instance, tiled_by_bands(instance.problem, Deadline::after_seconds(120), stacked));
+  expect_perfect(instance, split_first_by_bands(instance.problem, 120, stacked));
 }
 
 // Cut on 30,000 time steps, 60,000 pieces do not come apart at all: the whole instance is one
@@ -251,6 +264,22 @@ TEST(PackingBands, FoldsAnInstanceThatDoesNotComeApart) {
     return stacked_offsets(block);
   };
   expect_perfect(instance, tiled_by_bands(instance.problem, Deadline::after_seconds(120), unused));
+}
+
+// The same instance with no time to split it, but time to fold it once it has come apart: a problem
+// too large to search is folded whole first, up to `apart` (its split had left nearly all of such
+// problems in one block, 1.5-3 s later at 1,000,000 items; session 43). Its fold tiles.
+TEST(PackingBands, AProblemTooLargeToSearchIsFoldedBeforeItIsSplit) {
+  const PerfectInstance instance = generate_perfect(60'000, 1, Bytes{1} << 32, 30'000);
+  const BlockPacker unused = [](const Problem& block, Deadline, bool) {
+    ADD_FAILURE() << "a block of " << block.items.size() << " items was packed, not tiled";
+    return stacked_offsets(block);
+  };
+  const auto building = Deadline::Clock::now();
+  const Timeline timeline(instance.problem);
+  const double timeline_seconds = Deadline::seconds_since(building);
+  expect_perfect(instance, tile_by_bands(instance.problem, timeline, timeline_seconds, Deadline::after_seconds(0),
+                                         Deadline::after_seconds(120), unused));
 }
 
 // Cut on 14,000 time steps, 70,000 pieces do not come apart either, and their folds do not tile:
@@ -276,7 +305,7 @@ TEST(PackingBands, FoldsOfALargeBlockAreTiledAgainByThePacker) {
 // that no fold tiles. Its folds' packings share all of its time, and once one has a packing the
 // block packer does not get the block whole: its greedy passes pack such a block far higher than
 // the folds' blocks do (session 42: perfect:400000:3:100000's 391,344-item block, 1.71x by the
-// packer with 0.49 s, 1.10x by its fold).
+// packer with 0.49 s, 1.10x by its fold). (The whole instance is not folded first here.)
 TEST(PackingBands, ABlockTooLargeToSearchIsPackedByItsFolds) {
   const PerfectInstance instance = generate_perfect(70'000, 1, Bytes{1} << 32, 21'000);
   std::size_t largest = 0;
@@ -284,8 +313,7 @@ TEST(PackingBands, ABlockTooLargeToSearchIsPackedByItsFolds) {
     largest = std::max(largest, block.items.size());
     return stacked_offsets(block);
   };
-  const std::optional<std::vector<Bytes>> offsets =
-      tiled_by_bands(instance.problem, Deadline::after_seconds(15), recording);
+  const std::optional<std::vector<Bytes>> offsets = split_first_by_bands(instance.problem, 15, recording);
   expect_valid_and_stacked(instance, offsets);
   EXPECT_GT(largest, 0u);  // the folds' blocks were packed
   EXPECT_LE(largest, 50'000u);

@@ -46,15 +46,15 @@ using BlockPacker = std::function<std::vector<Bytes>(const Problem& block, Deadl
 
 // A packing: at the lower bound when every block came apart or was tiled (or packed at its own
 // height); else the blocks packed higher raise the bands stacked over them. None when the problem
-// has slack (tiling_search.h: has_no_slack), when nothing came apart of one of over 50,000 items
-// and no fold of it was tiled in time (packing it whole is the caller's own job), or, with
+// has slack (tiling_search.h: has_no_slack), when a problem of over 50,000 items had no fold
+// packed in time and its split left it whole (packing it whole is the caller's own job), or, with
 // alignments, when bands stacked at sums of sizes are misaligned (the checker's verdict).
-// `timeline` is the problem's, and took `timeline_seconds` to build (the folds of problems too large
-// to search begin only with time for them, counted in timeline builds).
-// Splitting stops at `deadline`; the rest of the time is shared among the blocks left, up to
-// `apart` (at or after `deadline`) when the split came apart: a caller that keeps time back for
-// what it runs when nothing does gives it to the blocks then. A problem of over 50,000 items is
-// folded first, and its folds packed, up to `apart`.
+// `timeline` is the problem's, and took `timeline_seconds` to build (folds of more than 50,000
+// items begin only with time for them, counted in timeline builds).
+// A problem of over 50,000 items is first folded whole, and its folds tiled or packed, up to `apart`;
+// it is split only when none was. Splitting stops at `deadline`; the rest of the time is shared
+// among the blocks left, up to `apart` (at or after `deadline`) when the split came apart: a caller
+// that keeps time back for what it runs when nothing does gives it to the blocks then.
 std::optional<std::vector<Bytes>> tile_by_bands(const Problem& problem, const Timeline& timeline,
                                                 double timeline_seconds, Deadline deadline, Deadline apart,
                                                 const BlockPacker& pack_block);

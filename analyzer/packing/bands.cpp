@@ -129,7 +129,7 @@ class Tiler {
     Split as_found = split_top_down(problem, Guessing::as_found, 0, deadline);
     const std::size_t left_as_found = items_left(as_found);
     // Left whole, a large problem has had its fold.
-    if (large && as_found.left.size() == 1 && left_as_found == problem.items.size()) return std::nullopt;
+    if (large && left_whole(as_found, problem)) return std::nullopt;
     if (left_as_found < problem.items.size()) deadline = apart;
     if (problem.items.size() <= kMaxBlockItems) {
       const Deadline::Clock::time_point started = Deadline::Clock::now();
@@ -180,6 +180,11 @@ class Tiler {
     return split_top_down(problem, Guessing::as_found, guesses, deadline);
   }
 
+  // Whether nothing came apart: one block holds every item.
+  static bool left_whole(const Split& split, const Problem& problem) {
+    return split.left.size() == 1 && split.left.front().items.size() == problem.items.size();
+  }
+
   static std::size_t items_left(const Split& split) {
     std::size_t left = 0;
     for (const Block& block : split.left) left += block.items.size();
@@ -196,7 +201,7 @@ class Tiler {
     // Nothing came apart. With other guesses, nothing is new. A block too large to search is
     // folded if there is time (folds tile some that the split does not take apart at all), and
     // packed by its folds' blocks: splitting it again or packing it whole is the caller's.
-    const bool whole = split.left.size() == 1 && left == problem.items.size();
+    const bool whole = left_whole(split, problem);
     if (whole && guesses != 0) return std::nullopt;
     const bool folds_only = whole && left > kMaxBlockItems;
     // Smallest first: they take little time, and the large ones then share what is left.

@@ -40,11 +40,22 @@ std::vector<Bytes> stacked_offsets(const Problem& block) {
   return offsets;
 }
 
+// A problem's timeline and what building it took (tile_by_bands counts the time its large folds
+// need in such builds).
+struct BuiltTimeline {
+  Timeline timeline;
+  double seconds = 0;
+};
+BuiltTimeline build_timeline(const Problem& problem) {
+  const auto building = Deadline::Clock::now();
+  Timeline timeline(problem);
+  return {std::move(timeline), Deadline::seconds_since(building)};
+}
+
 std::optional<std::vector<Bytes>> tiled_by_bands(const Problem& problem, Deadline deadline,
                                                  const BlockPacker& pack_block = search_block) {
-  const auto building = Deadline::Clock::now();
-  const Timeline timeline(problem);
-  return tile_by_bands(problem, timeline, Deadline::seconds_since(building), deadline, deadline, pack_block);
+  const BuiltTimeline built = build_timeline(problem);
+  return tile_by_bands(problem, built.timeline, built.seconds, deadline, deadline, pack_block);
 }
 
 // The same, the problem's timeline said to have taken the whole time to build: too long to fold a
@@ -168,15 +179,13 @@ TEST(PackingBands, SplitsADeepCutTreeOrStopsAtTheDeadline) {
   // Built before the deadline starts, and timed: what the split and the packer do past the deadline
   // is bounded in timeline builds, which a sanitizer and a loaded machine slow alike (unloaded, the
   // first packer ends 0.1 s past the deadline in a release build, 3-5 s past it under ASan at -O0).
-  const auto building = Deadline::Clock::now();
-  const Timeline timeline(large.problem);
-  const double timeline_seconds = Deadline::seconds_since(building);
+  const BuiltTimeline built = build_timeline(large.problem);
   for (const BlockPacker& pack_block : {BlockPacker(search_block), stacked}) {
     const auto started = Deadline::Clock::now();
     const std::optional<std::vector<Bytes>> offsets =
-        tile_by_bands(large.problem, timeline, timeline_seconds, Deadline::after_seconds(0.5),
+        tile_by_bands(large.problem, built.timeline, built.seconds, Deadline::after_seconds(0.5),
                       Deadline::after_seconds(0.5), pack_block);
-    EXPECT_LT(Deadline::seconds_since(started), 0.5 + 50 * timeline_seconds);
+    EXPECT_LT(Deadline::seconds_since(started), 0.5 + 50 * built.seconds);
     ASSERT_TRUE(offsets.has_value());
     const Bytes height = height_of(large.problem, *offsets);
     EXPECT_GE(height, large.optimum);
@@ -191,13 +200,11 @@ TEST(PackingBands, SplitsADeepCutTreeOrStopsAtTheDeadline) {
 // packing, whichever deadline stops it.
 TEST(PackingBands, ASplitStoppedAnywhereStaysSound) {
   const PerfectInstance instance = generate_from_spec("perfect:10000:3:2000");
-  const auto building = Deadline::Clock::now();
-  const Timeline timeline(instance.problem);
-  const double timeline_seconds = Deadline::seconds_since(building);
+  const BuiltTimeline built = build_timeline(instance.problem);
   const BlockPacker stacked = [](const Problem& block, Deadline, bool) { return stacked_offsets(block); };
   for (const double seconds : {0.0, 0.0005, 0.001, 0.002, 0.004, 0.008, 0.016, 0.032}) {
     const std::optional<std::vector<Bytes>> offsets =
-        tile_by_bands(instance.problem, timeline, timeline_seconds, Deadline::after_seconds(seconds),
+        tile_by_bands(instance.problem, built.timeline, built.seconds, Deadline::after_seconds(seconds),
                       Deadline::after_seconds(seconds), stacked);
     ASSERT_TRUE(offsets.has_value()) << "stopped after " << seconds << " s";
     const Verdict verdict = check(instance.problem, {*offsets, height_of(instance.problem, *offsets)});
@@ -275,10 +282,8 @@ TEST(PackingBands, AProblemTooLargeToSearchIsFoldedBeforeItIsSplit) {
     ADD_FAILURE() << "a block of " << block.items.size() << " items was packed, not tiled";
     return stacked_offsets(block);
   };
-  const auto building = Deadline::Clock::now();
-  const Timeline timeline(instance.problem);
-  const double timeline_seconds = Deadline::seconds_since(building);
-  expect_perfect(instance, tile_by_bands(instance.problem, timeline, timeline_seconds, Deadline::after_seconds(0),
+  const BuiltTimeline built = build_timeline(instance.problem);
+  expect_perfect(instance, tile_by_bands(instance.problem, built.timeline, built.seconds, Deadline::after_seconds(0),
                                          Deadline::after_seconds(120), unused));
 }
 

@@ -60,12 +60,20 @@ std::optional<std::vector<Bytes>> tiled_by_bands(const Problem& problem, Deadlin
 
 // The same, the problem's timeline said to have taken the whole time to build: too long to fold a
 // problem too large to search before it is split (tile_by_bands), so its split comes first.
-std::optional<std::vector<Bytes>> split_first_by_bands(const Problem& problem, double seconds,
-                                                       const BlockPacker& pack_block) {
+std::optional<std::vector<Bytes>> split_first_by_bands(const Problem& problem, const Timeline& timeline,
+                                                       double seconds, const BlockPacker& pack_block) {
   const double said_timeline_seconds = seconds;
-  return tile_by_bands(problem, Timeline(problem), said_timeline_seconds, Deadline::after_seconds(seconds),
+  return tile_by_bands(problem, timeline, said_timeline_seconds, Deadline::after_seconds(seconds),
                        Deadline::after_seconds(seconds), pack_block);
 }
+
+// Time for a run whose outcome needs a large block to be folded: at least `seconds`, and at least 30
+// builds of the problem's timeline. A fold of a block too large to search begins only with 11 builds
+// of the block's timeline left (bands.cpp), and a sanitizer and a loaded machine slow timelines and
+// splits alike: the 70,000-item timelines below take 0.04 s in a release build, 0.57-0.75 s under
+// ASan at -O0, and more with other tests running beside them (a CI run under ASan, at 15 s, did not
+// fold them).
+double time_to_fold(const BuiltTimeline& built, double seconds) { return std::max(seconds, 30 * built.seconds); }
 
 // A valid packing above the optimum: blocks stacked by stacked_offsets show.
 void expect_valid_and_stacked(const PerfectInstance& instance, const std::optional<std::vector<Bytes>>& offsets) {
@@ -257,7 +265,8 @@ TEST(PackingBands, FoldsABlockTooLargeForTheSearch) {
     EXPECT_LE(block.items.size(), 50'000U) << "a block too large for the search was packed, not folded";
     return stacked_offsets(block);
   };
-  expect_perfect(instance, split_first_by_bands(instance.problem, 120, stacked));
+  const BuiltTimeline built = build_timeline(instance.problem);
+  expect_perfect(instance, split_first_by_bands(instance.problem, built.timeline, time_to_fold(built, 120), stacked));
 }
 
 // Cut on 30,000 time steps, 60,000 pieces do not come apart at all: the whole instance is one
@@ -300,8 +309,11 @@ TEST(PackingBands, FoldsOfALargeBlockAreTiledAgainByThePacker) {
     EXPECT_FALSE(tiling_tried) << "a block of " << block.items.size() << " items";
     return stacked_offsets(block);
   };
+  const BuiltTimeline built = build_timeline(instance.problem);
+  const double seconds = time_to_fold(built, 15);
   const std::optional<std::vector<Bytes>> offsets =
-      tiled_by_bands(instance.problem, Deadline::after_seconds(15), recording);
+      tile_by_bands(instance.problem, built.timeline, built.seconds, Deadline::after_seconds(seconds),
+                    Deadline::after_seconds(seconds), recording);
   expect_valid_and_stacked(instance, offsets);
   EXPECT_GT(calls, 0);
 }
@@ -318,7 +330,9 @@ TEST(PackingBands, ABlockTooLargeToSearchIsPackedByItsFolds) {
     largest = std::max(largest, block.items.size());
     return stacked_offsets(block);
   };
-  const std::optional<std::vector<Bytes>> offsets = split_first_by_bands(instance.problem, 15, recording);
+  const BuiltTimeline built = build_timeline(instance.problem);
+  const std::optional<std::vector<Bytes>> offsets =
+      split_first_by_bands(instance.problem, built.timeline, time_to_fold(built, 15), recording);
   expect_valid_and_stacked(instance, offsets);
   EXPECT_GT(largest, 0u);  // the folds' blocks were packed
   EXPECT_LE(largest, 50'000u);

@@ -52,10 +52,14 @@ BuiltTimeline build_timeline(const Problem& problem) {
   return {std::move(timeline), Deadline::seconds_since(building)};
 }
 
+std::optional<std::vector<Bytes>> tiled_by_bands(const Problem& problem, const BuiltTimeline& built,
+                                                 Deadline deadline, const BlockPacker& pack_block) {
+  return tile_by_bands(problem, built.timeline, built.seconds, deadline, deadline, pack_block);
+}
+
 std::optional<std::vector<Bytes>> tiled_by_bands(const Problem& problem, Deadline deadline,
                                                  const BlockPacker& pack_block = search_block) {
-  const BuiltTimeline built = build_timeline(problem);
-  return tile_by_bands(problem, built.timeline, built.seconds, deadline, deadline, pack_block);
+  return tiled_by_bands(problem, build_timeline(problem), deadline, pack_block);
 }
 
 // The same, the problem's timeline said to have taken the whole time to build: too long to fold a
@@ -310,10 +314,8 @@ TEST(PackingBands, FoldsOfALargeBlockAreTiledAgainByThePacker) {
     return stacked_offsets(block);
   };
   const BuiltTimeline built = build_timeline(instance.problem);
-  const double seconds = time_to_fold(built, 15);
   const std::optional<std::vector<Bytes>> offsets =
-      tile_by_bands(instance.problem, built.timeline, built.seconds, Deadline::after_seconds(seconds),
-                    Deadline::after_seconds(seconds), recording);
+      tiled_by_bands(instance.problem, built, Deadline::after_seconds(time_to_fold(built, 15)), recording);
   expect_valid_and_stacked(instance, offsets);
   EXPECT_GT(calls, 0);
 }

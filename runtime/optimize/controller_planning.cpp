@@ -8,6 +8,13 @@
 namespace tidepool::runtime::optimize {
 
 void Controller::State::start_planning() {
+  if (worker_started) {
+    // Still planning: tried again at the next event. Only attempts that start double the wait for
+    // the next one, so a slow planner delays the new plan by its own time, not by a doubling.
+    if (!worker_done.load(std::memory_order_acquire)) return;
+    worker.join();
+  }
+  next_attempt = 2 * (events - events_at_cut);
   PlanningJob job;
   job.trace_path = trace_path;
   job.after_seq = cut_seq;
@@ -16,11 +23,6 @@ void Controller::State::start_planning() {
   if (request_swap)
     job.request.swap =
         plan::SwapRequest{"best", settings.link, settings.budget_bytes, settings.max_slowdown_pct};
-  next_attempt = 2 * (events - events_at_cut);
-  if (worker_started) {
-    if (!worker_done.load(std::memory_order_acquire)) return;  // still planning
-    worker.join();
-  }
   worker_started = true;
   worker_pid = getpid();
   worker_done.store(false, std::memory_order_release);

@@ -92,6 +92,20 @@ fs::path only_trace_in(const fs::path& dir) {
   return traces.front();
 }
 
+std::string runtime_decisions(const RunOutcome& run) {
+  const auto [status, output] =
+      run_shell(shell_words({tidepool_binary(), "report", only_trace_in(run.trace_dir).string()}) + " 2>&1");
+  const size_t begin = output.find("runtime decisions");
+  const size_t end = output.find("iteration and plans", begin);
+  std::string said = "\n";
+  for (size_t at = run.stderr_text.find("tidepool: warning"); at != std::string::npos;
+       at = run.stderr_text.find("tidepool: warning", at + 1)) {
+    said += run.stderr_text.substr(at, run.stderr_text.find('\n', at) - at) + "\n";
+  }
+  if (status != 0 || begin == std::string::npos) return said + "report (exit " + std::to_string(status) + "): " + output;
+  return said + output.substr(begin, end == std::string::npos ? std::string::npos : end - begin);
+}
+
 RunOutcome train_mlp_unoptimized(const std::filesystem::path& dir, uint64_t memory_limit) {
   return run_example({.example = "train_mlp", .memory_limit_bytes = memory_limit}, dir);
 }

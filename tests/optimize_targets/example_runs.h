@@ -58,6 +58,11 @@ nlohmann::json read_json(const std::filesystem::path& file);
 // The one trace file in dir (tidepool run's output); throws when there is not exactly one.
 std::filesystem::path only_trace_in(const std::filesystem::path& dir);
 
+// The run's warnings and the "runtime decisions" section of `tidepool report` on its trace (plans
+// installed, fallbacks, swaps, misses, returns to recording), for failure messages: read only where a figure
+// is missed, so that a miss in CI says why.
+std::string runtime_decisions(const RunOutcome& run);
+
 // train_mlp at its defaults without tidepool (SIMCUDA_MEMORY = memory_limit when not 0).
 RunOutcome train_mlp_unoptimized(const std::filesystem::path& dir, uint64_t memory_limit = 0);
 // train_mlp at its defaults under `--optimize=mode flags`: the first run (planning, caching its plan

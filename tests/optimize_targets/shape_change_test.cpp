@@ -30,7 +30,8 @@ TEST(ShapeChange, NewBatchSizeMidRunStaysBitIdenticalAndReplans) {
                      only_trace_in(run.trace_dir).string()}));
     ASSERT_EQ(status, 0) << report;
     const nlohmann::json runtime = nlohmann::json::parse(report)["processes"][0]["runtime"];
-    EXPECT_GE(runtime["plans_installed"].get<int>(), 2) << mode << ": no new plan after the change";
+    EXPECT_GE(runtime["plans_installed"].get<int>(), 2)
+        << mode << ": no new plan after the change" << runtime_decisions(run);
   }
 }
 

@@ -7,7 +7,6 @@
 
 #include "analyzer/iteration/from_trace.h"
 #include "analyzer/plan/iteration_choice.h"
-#include "analyzer/trace/reader.h"
 #include "runtime/optimize/trace_window.h"
 
 namespace tidepool::runtime::optimize {
@@ -41,7 +40,7 @@ bool steady(const iteration::EventStream& stream, iteration::Range range) {
 }  // namespace
 
 std::optional<OnlinePlan> plan_online(const PlanningJob& job) {
-  TraceWindow window = trace_since(trace::read_trace(job.trace_path), job.after_seq);
+  TraceWindow window = read_window(job.trace_path, job.after_seq);
   const iteration::EventStream stream = iteration::event_stream(window.trace);
   iteration::Detection detection;
   try {

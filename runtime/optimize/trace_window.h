@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <filesystem>
 
 #include "analyzer/trace/trace.h"
 
@@ -15,7 +16,9 @@ struct TraceWindow {
   uint64_t carried_allocations = 0;  // Alloc records carried over from before the cut
 };
 
-// after_seq 0: the whole trace.
-TraceWindow trace_since(trace::Trace whole, uint64_t after_seq);
+// Reads the window of the trace file at `path` after `after_seq` (0: the whole trace). Of the
+// events before the cut only the live allocations are kept, so however long the program ran before
+// the cut, the memory this takes is that of the window. Throws trace::TraceError.
+TraceWindow read_window(const std::filesystem::path& path, uint64_t after_seq);
 
 }  // namespace tidepool::runtime::optimize

@@ -1,0 +1,120 @@
+// Reading a trace file, which read_trace does a chunk at a time: the same trace as parsing the
+// file's bytes at once, whole or cut anywhere (chunks larger than one read included), and a filter
+// that keeps only the events it accepts, seeing them in file order.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "analyzer/trace/reader.h"
+#include "sample_records.h"
+#include "tests/support/files.h"
+
+namespace tidepool::trace {
+namespace {
+
+using testing::one_event_of_each_kind;
+using testing::sample_header;
+using testing::write_bytes;
+
+std::filesystem::path write_file(const std::filesystem::path& path, std::span<const uint8_t> bytes) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+  return path;
+}
+
+void expect_same(const Trace& read, const Trace& parsed, size_t cut) {
+  EXPECT_EQ(read.events, parsed.events) << "cut at " << cut;
+  EXPECT_EQ(read.strings, parsed.strings) << "cut at " << cut;
+  EXPECT_EQ(read.stacks, parsed.stacks) << "cut at " << cut;
+  EXPECT_EQ(read.modules.size(), parsed.modules.size()) << "cut at " << cut;
+  EXPECT_EQ(read.truncated, parsed.truncated) << "cut at " << cut;
+  EXPECT_EQ(read.bytes_read, parsed.bytes_read) << "cut at " << cut;
+}
+
+// Events enough for chunks of 200 KiB, over three times what the reader asks the file for at once,
+// with strings and stacks between them.
+std::vector<uint8_t> large_trace_bytes(std::vector<Event>& events) {
+  const std::vector<Event> kinds = one_event_of_each_kind();
+  for (uint64_t seq = 1; events.size() < 60000; ++seq) {
+    Event e = kinds[seq % kinds.size()];
+    e.seq = seq;
+    events.push_back(e);
+  }
+  return write_bytes(sample_header(), 200 << 10, [&](Writer& w) {
+    for (size_t i = 0; i < events.size(); ++i) {
+      if (i % 10000 == 0) {
+        w.append(String{static_cast<uint32_t>(i + 1), "kernel_" + std::to_string(i)});
+        w.append(Stack{static_cast<uint32_t>(i + 1), {0x1000 + i, 0x2000 + i}});
+      }
+      w.append(events[i]);
+    }
+  });
+}
+
+TEST(TraceFileRead, ReadsAFileAsParsingItsBytes) {
+  std::vector<Event> events;
+  const std::vector<uint8_t> bytes = large_trace_bytes(events);
+  ASSERT_GT(bytes.size(), 3u * (200 << 10));
+  test_support::TempDir dir("tidepool-trace-read");
+  const Trace whole = read_trace(write_file(dir.path() / "whole.tpt", bytes));
+  EXPECT_EQ(whole.events, events);
+  expect_same(whole, parse_trace(bytes), bytes.size());
+  // Cut inside the preamble, the header's chunk, a large chunk's payload, and near the end.
+  for (const size_t cut : {size_t{10}, size_t{20}, size_t{70000}, size_t{300000}, bytes.size() / 2, bytes.size() - 1}) {
+    const std::span<const uint8_t> prefix(bytes.data(), cut);
+    const std::filesystem::path file = write_file(dir.path() / "cut.tpt", prefix);
+    std::string parse_error;
+    Trace parsed;
+    try {
+      parsed = parse_trace(prefix);
+    } catch (const TraceError& e) {
+      parse_error = e.what();
+    }
+    if (parse_error.empty()) {
+      expect_same(read_trace(file), parsed, cut);
+      continue;
+    }
+    try {
+      read_trace(file);
+      ADD_FAILURE() << "no error at cut " << cut;
+    } catch (const TraceError& e) {
+      EXPECT_EQ(e.what(), file.string() + ": " + parse_error);
+    }
+  }
+}
+
+TEST(TraceFileRead, AFilterKeepsTheEventsItAcceptsAndSeesThemInFileOrder) {
+  std::vector<Event> events = one_event_of_each_kind();
+  std::swap(events.front(), events.back());  // the file's order is not sequence order
+  const std::vector<uint8_t> bytes = write_bytes(sample_header(), 64, [&](Writer& w) {
+    for (const Event& e : events) w.append(e);
+  });
+  test_support::TempDir dir("tidepool-trace-filter");
+  std::vector<uint64_t> seen;
+  const Trace odd = read_trace(write_file(dir.path() / "t.tpt", bytes), [&](Event& e) {
+    seen.push_back(e.seq);
+    return e.seq % 2 == 1;
+  });
+  std::vector<uint64_t> file_order;
+  std::vector<Event> expected;
+  for (const Event& e : events) file_order.push_back(e.seq);
+  for (const Event& e : one_event_of_each_kind()) {
+    if (e.seq % 2 == 1) expected.push_back(e);
+  }
+  EXPECT_EQ(seen, file_order);
+  EXPECT_EQ(odd.events, expected);  // kept, in sequence order
+}
+
+TEST(TraceFileRead, AMissingFileIsOneLineNamingIt) {
+  try {
+    read_trace("/nonexistent/run.tpt");
+    FAIL() << "no error";
+  } catch (const TraceError& e) {
+    EXPECT_STREQ(e.what(), "/nonexistent/run.tpt: cannot open: No such file or directory");
+  }
+}
+
+}  // namespace
+}  // namespace tidepool::trace

@@ -59,8 +59,8 @@ nlohmann::json read_json(const std::filesystem::path& file);
 std::filesystem::path only_trace_in(const std::filesystem::path& dir);
 
 // The run's warnings and the "runtime decisions" section of `tidepool report` on its trace (plans
-// installed, fallbacks, swaps, misses, returns to recording), for failure messages: read only where a figure
-// is missed, so that a miss in CI says why.
+// installed, fallbacks, swaps, misses, returns to recording), for failure messages: read only
+// where a figure is missed, so that a miss in CI says why.
 std::string runtime_decisions(const RunOutcome& run);
 
 // train_mlp at its defaults without tidepool (SIMCUDA_MEMORY = memory_limit when not 0).

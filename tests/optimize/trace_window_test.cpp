@@ -1,5 +1,5 @@
 // Cutting a trace where the runtime went back to recording, as the background planner reads it:
-// from a file whose events are not in sequence order (each thread's reach it in its own chunks).
+// from a file whose events are not in sequence order (each thread's events reach it in their own chunks).
 #include "runtime/optimize/trace_window.h"
 
 #include <gtest/gtest.h>

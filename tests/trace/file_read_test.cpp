@@ -3,7 +3,6 @@
 // that keeps only the events it accepts, seeing them in file order.
 #include <gtest/gtest.h>
 
-#include <fstream>
 #include <string>
 #include <vector>
 
@@ -17,12 +16,7 @@ namespace {
 using testing::one_event_of_each_kind;
 using testing::sample_header;
 using testing::write_bytes;
-
-std::filesystem::path write_file(const std::filesystem::path& path, std::span<const uint8_t> bytes) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
-  return path;
-}
+using testing::write_file;
 
 void expect_same(const Trace& read, const Trace& parsed, size_t cut) {
   EXPECT_EQ(read.events, parsed.events) << "cut at " << cut;
@@ -105,15 +99,6 @@ TEST(TraceFileRead, AFilterKeepsTheEventsItAcceptsAndSeesThemInFileOrder) {
   }
   EXPECT_EQ(seen, file_order);
   EXPECT_EQ(odd.events, expected);  // kept, in sequence order
-}
-
-TEST(TraceFileRead, AMissingFileIsOneLineNamingIt) {
-  try {
-    read_trace("/nonexistent/run.tpt");
-    FAIL() << "no error";
-  } catch (const TraceError& e) {
-    EXPECT_STREQ(e.what(), "/nonexistent/run.tpt: cannot open: No such file or directory");
-  }
 }
 
 }  // namespace

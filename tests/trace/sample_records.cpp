@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <fstream>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -99,6 +100,12 @@ std::vector<uint8_t> write_bytes(const Header& header, size_t chunk_bytes,
   EXPECT_EQ(pread(fd, bytes.data(), bytes.size(), 0), static_cast<ssize_t>(bytes.size()));
   std::fclose(file);
   return bytes;
+}
+
+std::filesystem::path write_file(const std::filesystem::path& path, std::span<const uint8_t> bytes) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+  return path;
 }
 
 }  // namespace tidepool::trace::testing

@@ -23,9 +23,8 @@
 #include <string>
 #include <vector>
 
-#include "analyzer/report/analyze.h"
+#include "analyzer/report/trace_summary.h"
 #include "analyzer/report/units.h"
-#include "analyzer/trace/reader.h"
 #include "commands.h"
 #include "errors.h"
 #include "install_paths.h"
@@ -183,8 +182,7 @@ void summarize(const std::vector<fs::path>& traces) {
   for (const fs::path& path : traces) {
     command += " " + path.string();
     try {
-      const trace::Trace trace = trace::read_trace(path);
-      const report::ProcessReport r = report::analyze(trace, path.string());
+      const report::TraceSummary r = report::summarize_trace(path);
       std::fprintf(stderr, "tidepool: %s (pid %u%s): peak device memory %s, %llu allocations, %llu frees, %llu kernel launches, leaked %s%s\n",
                    path.filename().c_str(), r.pid, r.rank >= 0 ? (", rank " + std::to_string(r.rank)).c_str() : "",
                    report::human_bytes(r.peak_requested_bytes).c_str(),

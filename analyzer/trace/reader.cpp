@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <system_error>
 #include <utility>
@@ -96,7 +97,9 @@ class SpanSource {
 };
 
 // A file read as far as peek needs, keeping only the bytes not yet consumed. A file that grows
-// meanwhile (a running program's trace) reads as far as it has gone.
+// meanwhile (a running program's trace) reads as far as it has gone; after `follow_on` a peek past
+// that reads what was written since. It reads at its own offset (pread), so a descriptor shared
+// with a forked child does not move under it.
 class FileSource {
  public:
   explicit FileSource(const std::filesystem::path& path) : fd_(::open(path.c_str(), O_RDONLY | O_CLOEXEC)) {
@@ -113,72 +116,124 @@ class FileSource {
       const size_t held = buffer_.size();
       const size_t wanted = std::max(n - held, kReadBytes);
       buffer_.resize(held + wanted);
-      const ssize_t got = ::read(fd_, buffer_.data() + held, wanted);
-      buffer_.resize(held + static_cast<size_t>(std::max<ssize_t>(got, 0)));
+      const ssize_t got = ::pread(fd_, buffer_.data() + held, wanted, static_cast<off_t>(file_offset_));
       if (got < 0 && errno != EINTR) throw std::system_error(errno, std::generic_category(), "cannot read");
+      buffer_.resize(held + static_cast<size_t>(std::max<ssize_t>(got, 0)));
+      file_offset_ += static_cast<uint64_t>(std::max<ssize_t>(got, 0));
       ended_ = got == 0;
     }
     return std::span<const uint8_t>(buffer_).subspan(at_, std::min(n, buffer_.size() - at_));
   }
   void consume(size_t n) { at_ += n; }
+  // Lets peek read past where the file had ended.
+  void follow_on() { ended_ = false; }
 
  private:
   static constexpr size_t kReadBytes = 1 << 16;
   int fd_;
   std::vector<uint8_t> buffer_;
   size_t at_ = 0;
+  uint64_t file_offset_ = 0;  // of buffer_'s end
   bool ended_ = false;
+};
+
+// A source's preamble and chunks decoded into a Trace, a chunk at a time. A whole read goes
+// through once; a follower (TraceFollower) comes back for the chunks written since.
+class Parser {
+ public:
+  Parser(Trace& trace, const EventFilter& keep) : trace_(trace), builder_(trace, keep) {}
+
+  // The preamble, once. When following, false while the file does not hold all of it yet.
+  template <class Source>
+  bool read_preamble(Source& source, bool following) {
+    if (preamble_read_) return true;
+    const std::span<const uint8_t> preamble = source.peek(kPreambleBytes);
+    if (preamble.empty() && following) return false;
+    const size_t magic_seen = std::min(preamble.size(), kMagic.size());
+    if (preamble.empty() || std::memcmp(preamble.data(), kMagic.data(), magic_seen) != 0) {
+      throw TraceError("not a tidepool trace");
+    }
+    if (preamble.size() < kPreambleBytes) {
+      if (following) return false;
+      throw TraceError("truncated before its header");
+    }
+    trace_.format_version = get_u32(preamble, 8);
+    if (trace_.format_version != kFormatVersion) {
+      throw TraceError("unsupported version " + std::to_string(trace_.format_version) +
+                       " (this tidepool reads version " + std::to_string(kFormatVersion) + ")");
+    }
+    source.consume(kPreambleBytes);
+    trace_.bytes_read = kPreambleBytes;
+    at_ = kPreambleBytes;
+    preamble_read_ = true;
+    return true;
+  }
+
+  // The whole chunks up to the source's end. A chunk cut off there is read up to its last whole
+  // record and marks the trace truncated; when following a file still being written, it is left
+  // for the next call instead.
+  template <class Source>
+  void read_chunks(Source& source, bool following) {
+    for (;;) {
+      const std::span<const uint8_t> head = source.peek(kChunkHeaderBytes);
+      if (head.empty()) break;
+      if (head.size() < kChunkHeaderBytes) {
+        trace_.truncated = !following;
+        break;
+      }
+      const uint32_t length = get_u32(head, 0);
+      const uint32_t crc = get_u32(head, 4);
+      if (length == 0 || length > kMaxChunkBytes) {
+        throw TraceError("corrupt chunk at offset " + std::to_string(at_));
+      }
+      const uint64_t payload_at = at_ + kChunkHeaderBytes;
+      const std::span<const uint8_t> payload = source.peek(kChunkHeaderBytes + length).subspan(kChunkHeaderBytes);
+      if (payload.size() < length) {
+        if (following) break;
+        // The program died while this chunk was being written: keep its whole records.
+        builder_.add_records(payload, payload_at, false);
+        trace_.truncated = true;
+        break;
+      }
+      if (crc32(payload) != crc) throw TraceError("corrupt chunk at offset " + std::to_string(at_));
+      builder_.add_records(payload, payload_at, true);
+      source.consume(kChunkHeaderBytes + length);
+      at_ = payload_at + length;
+    }
+    // A file being written may not hold its header's chunk yet: a follower waits for it.
+    if (!following && !builder_.has_header()) throw TraceError("truncated before its header");
+  }
+
+ private:
+  Trace& trace_;
+  TraceBuilder builder_;
+  bool preamble_read_ = false;
+  uint64_t at_ = 0;  // the file offset of the source's position
 };
 
 template <class Source>
 Trace parse(Source& source, const EventFilter& keep) {
-  const std::span<const uint8_t> preamble = source.peek(kPreambleBytes);
-  const size_t magic_seen = std::min(preamble.size(), kMagic.size());
-  if (preamble.empty() || std::memcmp(preamble.data(), kMagic.data(), magic_seen) != 0) {
-    throw TraceError("not a tidepool trace");
-  }
-  if (preamble.size() < kPreambleBytes) throw TraceError("truncated before its header");
   Trace trace;
-  trace.format_version = get_u32(preamble, 8);
-  if (trace.format_version != kFormatVersion) {
-    throw TraceError("unsupported version " + std::to_string(trace.format_version) +
-                     " (this tidepool reads version " + std::to_string(kFormatVersion) + ")");
-  }
-  source.consume(kPreambleBytes);
-  trace.bytes_read = kPreambleBytes;
-  TraceBuilder builder(trace, keep);
-  uint64_t at = kPreambleBytes;  // the file offset of the source's position
-  for (;;) {
-    const std::span<const uint8_t> head = source.peek(kChunkHeaderBytes);
-    if (head.empty()) break;
-    if (head.size() < kChunkHeaderBytes) {
-      trace.truncated = true;
-      break;
-    }
-    const uint32_t length = get_u32(head, 0);
-    const uint32_t crc = get_u32(head, 4);
-    if (length == 0 || length > kMaxChunkBytes) {
-      throw TraceError("corrupt chunk at offset " + std::to_string(at));
-    }
-    const uint64_t payload_at = at + kChunkHeaderBytes;
-    const std::span<const uint8_t> payload = source.peek(kChunkHeaderBytes + length).subspan(kChunkHeaderBytes);
-    if (payload.size() < length) {
-      // The program died while this chunk was being written: keep its whole records.
-      builder.add_records(payload, payload_at, false);
-      trace.truncated = true;
-      break;
-    }
-    if (crc32(payload) != crc) throw TraceError("corrupt chunk at offset " + std::to_string(at));
-    builder.add_records(payload, payload_at, true);
-    source.consume(kChunkHeaderBytes + length);
-    at = payload_at + length;
-  }
-  if (!builder.has_header()) throw TraceError("truncated before its header");
+  Parser parser(trace, keep);
+  parser.read_preamble(source, false);
+  parser.read_chunks(source, false);
   const auto by_seq = [](const Event& a, const Event& b) { return a.seq < b.seq; };
   if (!std::is_sorted(trace.events.begin(), trace.events.end(), by_seq)) {
     std::stable_sort(trace.events.begin(), trace.events.end(), by_seq);
   }
   return trace;
+}
+
+// Runs `read` with the path prefixed to its errors.
+template <class Read>
+auto naming_the_file(const std::filesystem::path& path, Read&& read) {
+  try {
+    return read();
+  } catch (const TraceError& e) {
+    throw TraceError(path.string() + ": " + e.what());
+  } catch (const std::system_error& e) {  // open or read: "cannot read: Input/output error"
+    throw TraceError(path.string() + ": " + e.what());
+  }
 }
 
 }  // namespace
@@ -199,14 +254,35 @@ Trace parse_trace(std::span<const uint8_t> bytes) {
 }
 
 Trace read_trace(const std::filesystem::path& path, const EventFilter& keep) {
-  try {
+  return naming_the_file(path, [&] {
     FileSource source(path);
     return parse(source, keep);
-  } catch (const TraceError& e) {
-    throw TraceError(path.string() + ": " + e.what());
-  } catch (const std::system_error& e) {  // open or read: "cannot read: Input/output error"
-    throw TraceError(path.string() + ": " + e.what());
-  }
+  });
 }
+
+struct TraceFollower::State {
+  State(const std::filesystem::path& path, EventFilter filter)
+      : path(path), keep(std::move(filter)), source(path), parser(trace, keep) {}
+  std::filesystem::path path;
+  EventFilter keep;
+  Trace trace;
+  FileSource source;
+  Parser parser;
+};
+
+TraceFollower::TraceFollower(const std::filesystem::path& path, EventFilter keep)
+    : state_(naming_the_file(path, [&] { return std::make_unique<State>(path, std::move(keep)); })) {}
+
+TraceFollower::~TraceFollower() = default;
+
+void TraceFollower::read_more() {
+  naming_the_file(state_->path, [&] {
+    state_->source.follow_on();
+    if (state_->parser.read_preamble(state_->source, true)) state_->parser.read_chunks(state_->source, true);
+    return 0;
+  });
+}
+
+const Trace& TraceFollower::trace() const { return state_->trace; }
 
 }  // namespace tidepool::trace

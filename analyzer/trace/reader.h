@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <memory>
 #include <span>
 #include <stdexcept>
 
@@ -26,5 +27,26 @@ using EventFilter = std::function<bool(Event&)>;
 // a chunk at a time: the memory it takes is what is kept, so a filter bounds it.
 Trace read_trace(const std::filesystem::path& path, const EventFilter& keep = {});
 Trace parse_trace(std::span<const uint8_t> bytes);
+
+// Follows a trace file that a running program is still writing: each read_more() decodes the
+// chunks completed since the last call (a chunk still being written waits for the next one), so a
+// reader that comes back again and again reads each byte once. The events kept are appended to
+// trace().events in file order (not sorted); the header, modules, stacks and strings are kept as
+// read_trace keeps them (a file that does not hold its header's chunk yet is read as nothing yet).
+// Errors are read_trace's, prefixed by the path.
+class TraceFollower {
+ public:
+  TraceFollower(const std::filesystem::path& path, EventFilter keep);
+  ~TraceFollower();
+  TraceFollower(const TraceFollower&) = delete;
+  TraceFollower& operator=(const TraceFollower&) = delete;
+
+  void read_more();
+  const Trace& trace() const;
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
 
 }  // namespace tidepool::trace

@@ -28,12 +28,20 @@ void Controller::State::start_planning() {
   worker_done.store(false, std::memory_order_release);
   const std::string cache = settings.plan_cache;
   const std::string key = cache.empty() ? std::string{} : program_key(settings);
-  worker = std::thread([this, job = std::move(job), cache, key] {
+  // The last attempt's reader goes on where it stopped, if it reads the same window.
+  std::unique_ptr<WindowReader> reader;
+  {
+    const std::lock_guard lock(result_mutex);
+    reader = std::move(window_reader);
+  }
+  worker = std::thread([this, job = std::move(job), cache, key, reader = std::move(reader)]() mutable {
     Recorder::flush();
     std::optional<OnlinePlan> planned;
     std::string error;
     try {
-      planned = plan_online(job);
+      if (!reader || !reader->reads(job.trace_path, job.after_seq))
+        reader = std::make_unique<WindowReader>(job.trace_path, job.after_seq);
+      planned = plan_online(job, *reader);
       if (planned && !cache.empty())
         store_cached_plan(cache, key, {planned->plan, planned->first_boundary});
     } catch (const std::exception& e) {
@@ -43,6 +51,8 @@ void Controller::State::start_planning() {
       const std::lock_guard lock(result_mutex);
       result = std::move(planned);
       failure = std::move(error);
+      // Kept for the next attempt only while there is one to come.
+      if (!result && failure.empty()) window_reader = std::move(reader);
     }
     result_ready.store(true, std::memory_order_release);
     worker_done.store(true, std::memory_order_release);

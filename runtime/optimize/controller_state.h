@@ -175,9 +175,10 @@ class Controller::State {
   pid_t worker_pid = 0;
   std::atomic<bool> worker_done{true};
   std::atomic<bool> result_ready{false};
-  std::mutex result_mutex;  // guards the two below
+  std::mutex result_mutex;  // guards the three below
   std::optional<OnlinePlan> result;
   std::string failure;
+  std::unique_ptr<WindowReader> window_reader;  // the last attempt's, handed to the next
 
  private:
   void start_planning();

@@ -7,7 +7,6 @@
 
 #include "analyzer/iteration/from_trace.h"
 #include "analyzer/plan/iteration_choice.h"
-#include "runtime/optimize/trace_window.h"
 
 namespace tidepool::runtime::optimize {
 namespace {
@@ -39,8 +38,8 @@ bool steady(const iteration::EventStream& stream, iteration::Range range) {
 
 }  // namespace
 
-std::optional<OnlinePlan> plan_online(const PlanningJob& job) {
-  TraceWindow window = read_window(job.trace_path, job.after_seq);
+std::optional<OnlinePlan> plan_online(const PlanningJob& job, WindowReader& reader) {
+  const TraceWindow window = reader.read();
   const iteration::EventStream stream = iteration::event_stream(window.trace);
   iteration::Detection detection;
   try {

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "analyzer/plan/trace_plan.h"
+#include "runtime/optimize/trace_window.h"
 
 namespace tidepool::runtime::optimize {
 
@@ -25,8 +26,10 @@ struct OnlinePlan {
   uint64_t lead_events = 0;     // events of the iteration before its first allocation or launch
 };
 
-// nullopt: no stable iteration yet. Throws (one line) when planning failed.
-std::optional<OnlinePlan> plan_online(const PlanningJob& job);
+// nullopt: no stable iteration yet. Throws (one line) when planning failed. `reader` reads the
+// job's window (its trace and cut); kept from one attempt to the next, it reads only what the
+// program wrote in between.
+std::optional<OnlinePlan> plan_online(const PlanningJob& job, WindowReader& reader);
 
 // "fnv1a64:0123456789abcdef" -> its value; 0 when malformed.
 uint64_t fingerprint_value(const std::string& text);

@@ -2,7 +2,6 @@
 #include "runtime/optimize/trace_window.h"
 
 #include <algorithm>
-#include <iterator>
 #include <map>
 #include <unordered_set>
 #include <utility>
@@ -36,14 +35,14 @@ class LiveAtCut {
 
   // The Alloc events of the allocations still live, in allocation order (by id): not freed, and
   // not in a context destroyed after they were made.
-  std::vector<trace::Event> take() && {
+  std::vector<trace::Event> live() const {
     std::vector<trace::Event> live;
-    for (auto& [id, e] : live_) {
+    for (const auto& [id, e] : live_) {
       const auto& a = std::get<trace::Alloc>(e.record);
       const bool destroyed = std::any_of(destroyed_.begin(), destroyed_.end(), [&](const auto& d) {
         return d.first == a.context && d.second > e.seq;
       });
-      if (!destroyed) live.push_back(std::move(e));
+      if (!destroyed) live.push_back(e);
     }
     return live;
   }
@@ -56,22 +55,48 @@ class LiveAtCut {
 
 }  // namespace
 
-TraceWindow read_window(const std::filesystem::path& path, uint64_t after_seq) {
-  if (after_seq == 0) return {trace::read_trace(path), 0};
+struct WindowReader::State {
+  State(const std::filesystem::path& path, uint64_t after_seq)
+      : path(path), after_seq(after_seq), follower(path, [this](trace::Event& e) {
+          if (e.seq > this->after_seq) {
+            after.push_back(std::move(e));
+          } else {
+            before.see(std::move(e));
+          }
+          return false;
+        }) {}
+  std::filesystem::path path;
+  uint64_t after_seq;
   LiveAtCut before;
-  trace::Trace after = trace::read_trace(path, [&](trace::Event& e) {
-    if (e.seq > after_seq) return true;
-    before.see(std::move(e));
-    return false;
-  });
-  TraceWindow window;
-  std::vector<trace::Event> events = std::move(before).take();
-  window.carried_allocations = events.size();
-  events.insert(events.end(), std::make_move_iterator(after.events.begin()),
-                std::make_move_iterator(after.events.end()));
-  after.events = std::move(events);
-  window.trace = std::move(after);
+  std::vector<trace::Event> after;  // the events after the cut read so far
+  trace::TraceFollower follower;   // keeps no events: the filter takes them
+};
+
+WindowReader::WindowReader(const std::filesystem::path& path, uint64_t after_seq)
+    : state_(std::make_unique<State>(path, after_seq)) {}
+
+WindowReader::~WindowReader() = default;
+
+bool WindowReader::reads(const std::filesystem::path& path, uint64_t after_seq) const {
+  return state_->path == path && state_->after_seq == after_seq;
+}
+
+TraceWindow WindowReader::read() {
+  std::vector<trace::Event>& after = state_->after;
+  const auto sorted = static_cast<std::ptrdiff_t>(after.size());
+  state_->follower.read_more();
+  // What came since is sorted, then merged with what was (mostly in order already).
+  std::ranges::stable_sort(after.begin() + sorted, after.end(), {}, &trace::Event::seq);
+  std::ranges::inplace_merge(after, after.begin() + sorted, {}, &trace::Event::seq);
+  TraceWindow window{state_->follower.trace(), 0};
+  window.trace.events = state_->before.live();
+  window.carried_allocations = window.trace.events.size();
+  window.trace.events.insert(window.trace.events.end(), after.begin(), after.end());
   return window;
+}
+
+TraceWindow read_window(const std::filesystem::path& path, uint64_t after_seq) {
+  return WindowReader(path, after_seq).read();
 }
 
 }  // namespace tidepool::runtime::optimize

@@ -2,11 +2,14 @@
 // from a file whose events are not in sequence order (each thread's events reach it in their own chunks).
 #include "runtime/optimize/trace_window.h"
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <variant>
 
 #include "analyzer/trace/save.h"
+#include "analyzer/trace/writer.h"
 #include "tests/support/files.h"
 
 namespace tidepool::runtime::optimize {
@@ -71,6 +74,40 @@ TEST(TraceWindow, EventsBeforeTheCutMayComeInAnyOrder) {
   EXPECT_EQ(alloc_id(w.trace.events[0]), 2u);
   EXPECT_EQ(alloc_id(w.trace.events[1]), 4u);
   EXPECT_EQ(alloc_id(w.trace.events[2]), 9u);
+}
+
+TEST(TraceWindow, AReaderGoesOnWhereItStoppedAsTheFileGrows) {
+  // 400 events (allocations, frees, the cut at 200), in chunks of about 64 bytes, reaching the file
+  // out of sequence order as two threads' chunks do; read after every 40, as planning attempts are.
+  std::vector<trace::Event> events;
+  for (uint64_t seq = 1; seq <= 400; ++seq) {
+    if (seq == 200) {
+      events.push_back({seq, 0, 0, trace::ReturnToRecording{}});
+    } else if (seq % 3 == 0) {
+      events.push_back(free_of(seq, seq / 2));
+    } else {
+      events.push_back(alloc(seq, seq));
+    }
+  }
+  for (size_t i = 0; i + 10 <= events.size(); i += 20) std::swap(events[i], events[i + 10]);
+  test_support::TempDir dir("tidepool-window");
+  const std::filesystem::path path = dir.path() / "t.tpt";
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  ASSERT_GE(fd, 0);
+  trace::Writer writer(fd, 64);
+  ASSERT_EQ(writer.begin(trace::Header{}), trace::WriteStatus::ok);
+  WindowReader reader(path, 200);
+  for (size_t written = 0; written < events.size();) {
+    for (const size_t end = written + 40; written < end; ++written) writer.append(events[written]);
+    ASSERT_EQ(writer.flush(), trace::WriteStatus::ok);
+    const TraceWindow again = reader.read();
+    const TraceWindow once = read_window(path, 200);
+    EXPECT_EQ(again.carried_allocations, once.carried_allocations) << written;
+    EXPECT_EQ(again.trace.events, once.trace.events) << written;
+  }
+  EXPECT_TRUE(reader.reads(path, 200));
+  EXPECT_FALSE(reader.reads(path, 201));
+  ::close(fd);
 }
 
 }  // namespace

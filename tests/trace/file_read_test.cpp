@@ -101,5 +101,66 @@ TEST(TraceFileRead, AFilterKeepsTheEventsItAcceptsAndSeesThemInFileOrder) {
   EXPECT_EQ(odd.events, expected);  // kept, in sequence order
 }
 
+// A file appended to as a running program's is, the follower called after each write: cuts inside
+// the preamble, a chunk's header, a chunk's payload (one larger than a read, too) and at chunk ends.
+TEST(TraceFileRead, AFollowerReadsAGrowingFileOnceAndWholeChunksOnly) {
+  std::vector<Event> events;
+  const std::vector<uint8_t> bytes = large_trace_bytes(events);
+  test_support::TempDir dir("tidepool-trace-follow");
+  const std::filesystem::path file = write_file(dir.path() / "t.tpt", std::span<const uint8_t>(bytes.data(), 0));
+  std::vector<Event> seen;
+  TraceFollower follower(file, [&](Event& e) {
+    seen.push_back(e);
+    return e.seq % 3 == 0;
+  });
+  follower.read_more();  // an empty file: nothing yet, and no error
+  EXPECT_TRUE(seen.empty());
+  size_t written = 0;
+  for (const size_t cut : {size_t{10}, size_t{16}, size_t{20}, size_t{70000}, size_t{300000}, size_t{300001},
+                           bytes.size() / 2, bytes.size() - 1, bytes.size()}) {
+    write_file(file, std::span<const uint8_t>(bytes.data(), cut));
+    follower.read_more();
+    written = cut;
+    // Only the events of whole chunks: at most those a whole read of the file as it is now gives
+    // (which adds the whole records of a chunk cut off at its end).
+    if (cut > 20) {
+      EXPECT_LE(seen.size(), read_trace(file).events.size()) << "cut at " << cut;
+    }
+  }
+  EXPECT_EQ(written, bytes.size());
+  EXPECT_EQ(seen, events);  // each once, in file order
+  std::vector<Event> kept;
+  for (const Event& e : events) {
+    if (e.seq % 3 == 0) kept.push_back(e);
+  }
+  EXPECT_EQ(follower.trace().events, kept);
+  EXPECT_EQ(follower.trace().strings, read_trace(file).strings);
+  EXPECT_EQ(follower.trace().stacks, read_trace(file).stacks);
+  EXPECT_FALSE(follower.trace().truncated);
+}
+
+TEST(TraceFileRead, AFollowerNamesTheFileInItsErrors) {
+  test_support::TempDir dir("tidepool-trace-follow");
+  try {
+    TraceFollower follower(dir.path() / "missing.tpt", {});
+    ADD_FAILURE() << "no error";
+  } catch (const TraceError& e) {
+    EXPECT_EQ(std::string(e.what()), (dir.path() / "missing.tpt").string() + ": cannot open: No such file or directory");
+  }
+  std::vector<Event> events;
+  std::vector<uint8_t> bytes = large_trace_bytes(events);
+  const std::filesystem::path file = write_file(dir.path() / "t.tpt", std::span<const uint8_t>(bytes.data(), 20));
+  TraceFollower follower(file, {});
+  follower.read_more();  // its header's chunk is not whole yet: nothing to read, no error
+  bytes[300000] ^= 0xff;
+  write_file(file, bytes);
+  try {
+    follower.read_more();
+    ADD_FAILURE() << "no error";
+  } catch (const TraceError& e) {
+    EXPECT_NE(std::string(e.what()).find(file.string() + ": corrupt chunk at offset "), std::string::npos) << e.what();
+  }
+}
+
 }  // namespace
 }  // namespace tidepool::trace

@@ -58,7 +58,7 @@ class LiveAtCut {
 struct WindowReader::State {
   State(const std::filesystem::path& path, uint64_t after_seq)
       : path(path), after_seq(after_seq), follower(path, [this](trace::Event& e) {
-          if (e.seq > this->after_seq) {
+          if (this->after_seq == 0 || e.seq > this->after_seq) {
             after.push_back(std::move(e));
           } else {
             before.see(std::move(e));

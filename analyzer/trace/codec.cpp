@@ -275,4 +275,20 @@ DecodeStatus decode_record(std::span<const uint8_t> bytes, size_t& pos, DecodedR
   return DecodeStatus::ok;
 }
 
+bool peek_event(std::span<const uint8_t> bytes, size_t pos, RecordTag& tag, uint64_t& seq, size_t& end) {
+  uint64_t tag_value = 0;
+  uint64_t length = 0;
+  if (!varint::get(bytes, pos, tag_value) || !varint::get(bytes, pos, length)) return false;
+  if (length > bytes.size() - pos || tag_value > std::numeric_limits<uint32_t>::max() ||
+      !is_event_tag(static_cast<uint32_t>(tag_value))) {
+    return false;
+  }
+  const std::span<const uint8_t> body = bytes.subspan(pos, length);
+  size_t at = 0;
+  if (!varint::get(body, at, seq)) return false;
+  tag = static_cast<RecordTag>(tag_value);
+  end = pos + length;
+  return true;
+}
+
 }  // namespace tidepool::trace

@@ -47,4 +47,9 @@ enum class DecodeStatus {
 // Decodes the record at pos and advances pos past it (only when ok).
 DecodeStatus decode_record(std::span<const uint8_t> bytes, size_t& pos, DecodedRecord& out);
 
+// The tag and sequence number of the event record at pos and where the record ends, read without
+// decoding the rest of its body; false when there is no whole event record there (metadata, a
+// newer writer's record, bytes that end inside it, or a malformed one): decode it instead.
+bool peek_event(std::span<const uint8_t> bytes, size_t pos, RecordTag& tag, uint64_t& seq, size_t& end);
+
 }  // namespace tidepool::trace

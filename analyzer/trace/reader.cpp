@@ -28,7 +28,7 @@ uint32_t get_u32(std::span<const uint8_t> bytes, size_t at) {
 
 class TraceBuilder {
  public:
-  TraceBuilder(Trace& trace, const EventFilter& keep) : trace_(trace), keep_(keep) {}
+  TraceBuilder(Trace& trace, const EventFilter& keep, const EventSkip& skip) : trace_(trace), keep_(keep), skip_(skip) {}
 
   // Decodes the records of one chunk's payload, which starts at file offset base. In a whole
   // chunk every record must decode; in the cut-off last chunk, reading stops at the first record
@@ -36,6 +36,14 @@ class TraceBuilder {
   void add_records(std::span<const uint8_t> payload, uint64_t base, bool whole_chunk) {
     size_t pos = 0;
     while (pos < payload.size()) {
+      RecordTag tag{};
+      uint64_t seq = 0;
+      size_t end = 0;
+      if (skip_ && has_header_ && peek_event(payload, pos, tag, seq, end) && skip_(tag, seq)) {
+        pos = end;
+        trace_.bytes_read = base + pos;
+        continue;
+      }
       DecodedRecord record;
       const size_t start = pos;
       const DecodeStatus status = decode_record(payload, pos, record);
@@ -80,6 +88,7 @@ class TraceBuilder {
 
   Trace& trace_;
   const EventFilter& keep_;
+  const EventSkip& skip_;
   bool has_header_ = false;
 };
 
@@ -141,7 +150,7 @@ class FileSource {
 // through once; a follower (TraceFollower) comes back for the chunks written since.
 class Parser {
  public:
-  Parser(Trace& trace, const EventFilter& keep) : trace_(trace), builder_(trace, keep) {}
+  Parser(Trace& trace, const EventFilter& keep, const EventSkip& skip) : trace_(trace), builder_(trace, keep, skip) {}
 
   // The preamble, once. When following, false while the file does not hold all of it yet.
   template <class Source>
@@ -212,9 +221,9 @@ class Parser {
 };
 
 template <class Source>
-Trace parse(Source& source, const EventFilter& keep) {
+Trace parse(Source& source, const EventFilter& keep, const EventSkip& skip) {
   Trace trace;
-  Parser parser(trace, keep);
+  Parser parser(trace, keep, skip);
   parser.read_preamble(source, false);
   parser.read_chunks(source, false);
   const auto by_seq = [](const Event& a, const Event& b) { return a.seq < b.seq; };
@@ -250,28 +259,29 @@ std::span<const uint64_t> Trace::stack(uint32_t id) const {
 
 Trace parse_trace(std::span<const uint8_t> bytes) {
   SpanSource source(bytes);
-  return parse(source, EventFilter{});
+  return parse(source, EventFilter{}, EventSkip{});
 }
 
-Trace read_trace(const std::filesystem::path& path, const EventFilter& keep) {
+Trace read_trace(const std::filesystem::path& path, const EventFilter& keep, const EventSkip& skip) {
   return naming_the_file(path, [&] {
     FileSource source(path);
-    return parse(source, keep);
+    return parse(source, keep, skip);
   });
 }
 
 struct TraceFollower::State {
-  State(const std::filesystem::path& path, EventFilter filter)
-      : path(path), keep(std::move(filter)), source(path), parser(trace, keep) {}
+  State(const std::filesystem::path& path, EventFilter filter, EventSkip skipping)
+      : path(path), keep(std::move(filter)), skip(std::move(skipping)), source(path), parser(trace, keep, skip) {}
   std::filesystem::path path;
   EventFilter keep;
+  EventSkip skip;
   Trace trace;
   FileSource source;
   Parser parser;
 };
 
-TraceFollower::TraceFollower(const std::filesystem::path& path, EventFilter keep)
-    : state_(naming_the_file(path, [&] { return std::make_unique<State>(path, std::move(keep)); })) {}
+TraceFollower::TraceFollower(const std::filesystem::path& path, EventFilter keep, EventSkip skip)
+    : state_(naming_the_file(path, [&] { return std::make_unique<State>(path, std::move(keep), std::move(skip)); })) {}
 
 TraceFollower::~TraceFollower() = default;
 

@@ -23,9 +23,14 @@ struct TraceError : std::runtime_error {
 // out (and may have been moved from). Header, modules, stacks and strings are always kept.
 using EventFilter = std::function<bool(Event&)>;
 
+// Which events a read need not decode at all, told by their record tag and sequence number alone
+// (far cheaper than decoding them for an EventFilter to drop): a skipped event is never seen, and
+// its body is not checked.
+using EventSkip = std::function<bool(RecordTag tag, uint64_t seq)>;
+
 // Messages are prefixed with the path: "run.tpt: corrupt chunk at offset 4096". The file is read
 // a chunk at a time: the memory it takes is what is kept, so a filter bounds it.
-Trace read_trace(const std::filesystem::path& path, const EventFilter& keep = {});
+Trace read_trace(const std::filesystem::path& path, const EventFilter& keep = {}, const EventSkip& skip = {});
 Trace parse_trace(std::span<const uint8_t> bytes);
 
 // Follows a trace file that a running program is still writing: each read_more() decodes the
@@ -36,7 +41,7 @@ Trace parse_trace(std::span<const uint8_t> bytes);
 // Errors are read_trace's, prefixed by the path.
 class TraceFollower {
  public:
-  TraceFollower(const std::filesystem::path& path, EventFilter keep);
+  TraceFollower(const std::filesystem::path& path, EventFilter keep, EventSkip skip = {});
   ~TraceFollower();
   TraceFollower(const TraceFollower&) = delete;
   TraceFollower& operator=(const TraceFollower&) = delete;

@@ -64,6 +64,10 @@ struct WindowReader::State {
             before.see(std::move(e));
           }
           return false;
+        }, [after_seq](trace::RecordTag tag, uint64_t seq) {
+          // Of the events up to the cut, LiveAtCut looks only at these: the rest are not decoded.
+          using T = trace::RecordTag;
+          return after_seq != 0 && seq <= after_seq && tag != T::alloc && tag != T::free && tag != T::context_destroy;
         }) {}
   std::filesystem::path path;
   uint64_t after_seq;

@@ -101,6 +101,29 @@ TEST(TraceFileRead, AFilterKeepsTheEventsItAcceptsAndSeesThemInFileOrder) {
   EXPECT_EQ(odd.events, expected);  // kept, in sequence order
 }
 
+TEST(TraceFileRead, ASkipLeavesEventsOutBeforeTheyAreDecoded) {
+  std::vector<Event> events;
+  const std::vector<uint8_t> bytes = large_trace_bytes(events);
+  test_support::TempDir dir("tidepool-trace-skip");
+  const std::filesystem::path file = write_file(dir.path() / "t.tpt", bytes);
+  // Launches, and every event after the first 1,000 that is not an allocation.
+  const auto skipped = [](RecordTag tag, uint64_t seq) {
+    return tag == RecordTag::launch || (seq > 1000 && tag != RecordTag::alloc);
+  };
+  size_t filtered = 0;
+  const Trace read = read_trace(file, [&](Event&) { return ++filtered, true; }, skipped);
+  std::vector<Event> expected;
+  for (const Event& e : events) {
+    if (!skipped(std::visit([](const auto& r) { return std::decay_t<decltype(r)>::tag; }, e.record), e.seq))
+      expected.push_back(e);
+  }
+  ASSERT_LT(expected.size(), events.size() / 4);
+  EXPECT_EQ(read.events, expected);
+  EXPECT_EQ(filtered, expected.size());  // the filter never sees a skipped event
+  EXPECT_EQ(read.strings, read_trace(file).strings);
+  EXPECT_EQ(read.bytes_read, bytes.size());
+}
+
 // A file appended to as a running program's is, the follower called after each write: cuts inside
 // the preamble, a chunk's header, a chunk's payload (one larger than a read, too) and at chunk ends.
 TEST(TraceFileRead, AFollowerReadsAGrowingFileOnceAndWholeChunksOnly) {

@@ -1,6 +1,6 @@
 // Two passes over a trace file (see trace_summary.h): the first counts launches and marks the
-// sequence numbers of the memory events; the second replays those in sequence order, holding
-// back only the ones that arrive before an earlier one.
+// sequence numbers of the memory events; the second decodes only those and replays them in
+// sequence order, holding back only the ones that arrive before an earlier one.
 #include "analyzer/report/trace_summary.h"
 
 #include <bit>
@@ -14,10 +14,13 @@
 namespace tidepool::report {
 namespace {
 
+// The records MemoryReplay applies.
+bool is_memory_event(trace::RecordTag tag) {
+  using T = trace::RecordTag;
+  return tag == T::alloc || tag == T::free || tag == T::vmm_map || tag == T::vmm_unmap || tag == T::context_destroy;
+}
 bool is_memory_event(const trace::Record& record) {
-  return std::holds_alternative<trace::Alloc>(record) || std::holds_alternative<trace::Free>(record) ||
-         std::holds_alternative<trace::VmmMap>(record) || std::holds_alternative<trace::VmmUnmap>(record) ||
-         std::holds_alternative<trace::ContextDestroy>(record);
+  return is_memory_event(std::visit([](const auto& r) { return std::decay_t<decltype(r)>::tag; }, record));
 }
 
 // A set of sequence numbers, a bit each, walked upwards.
@@ -98,10 +101,13 @@ TraceSummary summarize_trace(const std::filesystem::path& path) {
   summary.truncated = trace.truncated;
 
   InOrderReplay replay(memory_events);
-  trace::read_trace(path, [&](trace::Event& e) {
-    if (is_memory_event(e.record)) replay.add(std::move(e));
-    return false;
-  });
+  trace::read_trace(
+      path,
+      [&](trace::Event& e) {
+        replay.add(std::move(e));
+        return false;
+      },
+      [](trace::RecordTag tag, uint64_t) { return !is_memory_event(tag); });
   const MemoryReplay& memory = replay.finish();
   summary.peak_requested_bytes = memory.peak_device_bytes();
   summary.allocations = memory.allocations();

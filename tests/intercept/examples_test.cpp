@@ -1,6 +1,6 @@
 // Every example under `tidepool run --sim`: the report's peak_requested_bytes, allocations, frees
-// and kernel_launches equal what simcuda itself counted (SIMCUDA_STATS), and the program computes
-// the same checksum as without tidepool.
+// and kernel_launches, and the same figures in the run's own summary line, equal what simcuda
+// itself counted (SIMCUDA_STATS), and the program computes the same checksum as without tidepool.
 #include <gtest/gtest.h>
 #include <stdlib.h>
 #include <sys/wait.h>
@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "analyzer/report/units.h"
+#include "tests/support/files.h"
 #include "tests/support/subprocess.h"
 
 namespace tidepool::testing {
@@ -65,8 +67,9 @@ TEST_P(ExampleUnderTidepool, ReportMatchesSimcudaStats) {
   ASSERT_EQ(plain.status, 0);
 
   const std::string stats = dir + "/stats.json";
+  const std::string run_lines = dir + "/run.txt";
   const Output traced = shell("SIMCUDA_STATS=" + shell_quoted(stats) + " " + shell_quoted(tidepool) + " run --sim -o " +
-                              shell_quoted(dir + "/traces") + " -- " + program + " 2>/dev/null");
+                              shell_quoted(dir + "/traces") + " -- " + program + " 2>" + shell_quoted(run_lines));
   ASSERT_EQ(traced.status, 0);
   EXPECT_FALSE(checksum(plain.out).empty());
   EXPECT_EQ(checksum(traced.out), checksum(plain.out));
@@ -84,6 +87,15 @@ TEST_P(ExampleUnderTidepool, ReportMatchesSimcudaStats) {
   for (const char* field : {"peak_requested_bytes", "allocations", "frees", "kernel_launches"}) {
     EXPECT_EQ(process.at(field), expected.at(field)) << field;
   }
+  // The run's own line (read from the trace as a stream, not through the report) says the same.
+  const std::string said = tidepool::test_support::read_file(run_lines);
+  std::string summary = "peak device memory ";
+  summary.append(report::human_bytes(expected.at("peak_requested_bytes").get<uint64_t>()));
+  for (const auto& [field, words] : {std::pair{"allocations", " allocations"}, std::pair{"frees", " frees"},
+                                     std::pair{"kernel_launches", " kernel launches"}}) {
+    summary.append(", ").append(std::to_string(expected.at(field).get<uint64_t>())).append(words);
+  }
+  EXPECT_NE(said.find(summary), std::string::npos) << summary << "\nnot in\n" << said;
   fs::remove_all(dir);
 }
 

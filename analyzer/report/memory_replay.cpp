@@ -22,6 +22,11 @@ void MemoryReplay::apply(const trace::Event& event) {
   ++events_applied_;
 }
 
+bool MemoryReplay::applies_to(trace::RecordTag tag) {
+  using T = trace::RecordTag;
+  return tag == T::alloc || tag == T::free || tag == T::vmm_map || tag == T::vmm_unmap || tag == T::context_destroy;
+}
+
 void MemoryReplay::on(const trace::Alloc& a, uint64_t time_ns) {
   if (a.captured) return;  // a graph's memory node: no memory now
   Live live;

@@ -21,6 +21,9 @@ class MemoryReplay {
  public:
   // Applies one event (non-memory events are ignored).
   void apply(const trace::Event& event);
+  // Whether apply() looks at records with this tag (allocations, frees, VMM maps and unmaps,
+  // context destroys).
+  static bool applies_to(trace::RecordTag tag);
 
   uint64_t live_device_bytes() const { return live_device_bytes_; }
   uint64_t peak_device_bytes() const { return peak_device_bytes_; }

@@ -14,15 +14,6 @@
 namespace tidepool::report {
 namespace {
 
-// The records MemoryReplay applies.
-bool is_memory_event(trace::RecordTag tag) {
-  using T = trace::RecordTag;
-  return tag == T::alloc || tag == T::free || tag == T::vmm_map || tag == T::vmm_unmap || tag == T::context_destroy;
-}
-bool is_memory_event(const trace::Record& record) {
-  return is_memory_event(std::visit([](const auto& r) { return std::decay_t<decltype(r)>::tag; }, record));
-}
-
 // A set of sequence numbers, a bit each, walked upwards.
 class SequenceSet {
  public:
@@ -89,7 +80,7 @@ TraceSummary summarize_trace(const std::filesystem::path& path) {
   TraceSummary summary;
   SequenceSet memory_events;
   const trace::Trace trace = trace::read_trace(path, [&](trace::Event& e) {
-    if (is_memory_event(e.record)) {
+    if (MemoryReplay::applies_to(trace::tag_of(e.record))) {
       memory_events.insert(e.seq);
     } else if (const auto* launch = std::get_if<trace::Launch>(&e.record); launch != nullptr && !launch->captured) {
       ++summary.kernel_launches;
@@ -107,7 +98,7 @@ TraceSummary summarize_trace(const std::filesystem::path& path) {
         replay.add(std::move(e));
         return false;
       },
-      [](trace::RecordTag tag, uint64_t) { return !is_memory_event(tag); });
+      [](trace::RecordTag tag, uint64_t) { return !MemoryReplay::applies_to(tag); });
   const MemoryReplay& memory = replay.finish();
   summary.peak_requested_bytes = memory.peak_device_bytes();
   summary.allocations = memory.allocations();

@@ -533,6 +533,11 @@ using Record =
                  PoolMiss, Fallback, SwapOut, SwapIn, Eviction, ReturnToRecording, CaptureMode,
                  MapDeferred, MappedAtFirstUse>;
 
+// The tag a record is written with.
+inline RecordTag tag_of(const Record& record) {
+  return std::visit([](const auto& r) { return std::decay_t<decltype(r)>::tag; }, record);
+}
+
 // One event: when (host ns since Header::start_time_unix_ns), which thread (kernel tid), and a
 // global sequence number (unique per trace, the order the calls happened in; the reader sorts
 // by it, since per-thread buffers reach the file out of order).

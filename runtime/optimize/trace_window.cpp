@@ -23,6 +23,12 @@ bool plannable(trace::AllocKind kind) {
 // is not sequence order: a Free may come before its Alloc, and is then kept until the Alloc comes.
 class LiveAtCut {
  public:
+  // Whether see() looks at records with this tag.
+  static bool looks_at(trace::RecordTag tag) {
+    using T = trace::RecordTag;
+    return tag == T::alloc || tag == T::free || tag == T::context_destroy;
+  }
+
   void see(trace::Event&& e) {
     if (const auto* a = std::get_if<trace::Alloc>(&e.record)) {
       if (freed_early_.erase(a->alloc_id) == 0 && plannable(a->kind)) live_.emplace(a->alloc_id, std::move(e));
@@ -65,9 +71,8 @@ struct WindowReader::State {
           }
           return false;
         }, [after_seq](trace::RecordTag tag, uint64_t seq) {
-          // Of the events up to the cut, LiveAtCut looks only at these: the rest are not decoded.
-          using T = trace::RecordTag;
-          return after_seq != 0 && seq <= after_seq && tag != T::alloc && tag != T::free && tag != T::context_destroy;
+          // Events up to the cut that LiveAtCut does not look at are not decoded.
+          return after_seq != 0 && seq <= after_seq && !LiveAtCut::looks_at(tag);
         }) {}
   std::filesystem::path path;
   uint64_t after_seq;

@@ -14,10 +14,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-trace::RecordTag tag_of(const trace::Record& record) {
-  return std::visit([](const auto& r) { return std::decay_t<decltype(r)>::tag; }, record);
-}
-
 }  // namespace
 
 std::string example(const std::string& name) {
@@ -105,7 +101,7 @@ Sandbox::Decisions Sandbox::newest_decisions() const {
   Decisions d;
   for (size_t i = 0; i < t.events.size(); ++i) {
     const trace::Event& e = t.events[i];
-    ++d.counts[tag_of(e.record)];
+    ++d.counts[trace::tag_of(e.record)];
     if (const auto* p = std::get_if<trace::PlanInstalled>(&e.record))
       d.installed.emplace_back(t.string(p->fingerprint_id));
     if (const auto* hit = std::get_if<trace::PoolHit>(&e.record); hit != nullptr && i > 0) {

@@ -114,8 +114,7 @@ TEST(TraceFileRead, ASkipLeavesEventsOutBeforeTheyAreDecoded) {
   const Trace read = read_trace(file, [&](Event&) { return ++filtered, true; }, skipped);
   std::vector<Event> expected;
   for (const Event& e : events) {
-    if (!skipped(std::visit([](const auto& r) { return std::decay_t<decltype(r)>::tag; }, e.record), e.seq))
-      expected.push_back(e);
+    if (!skipped(tag_of(e.record), e.seq)) expected.push_back(e);
   }
   ASSERT_LT(expected.size(), events.size() / 4);
   EXPECT_EQ(read.events, expected);

@@ -1,39 +1,97 @@
-// Cooley-Tukey FFT, bit-reversal then butterflies.
+// Autocorrelation by a forward FFT in decimation in frequency, the power spectrum and an inverse
+// FFT in decimation in time, with no bit reversal between them (see fft.h).
 #include "analyzer/iteration/fft.h"
 
+#include <algorithm>
+#include <bit>
 #include <cmath>
 #include <numbers>
-#include <utility>
 
 namespace tidepool::iteration {
+namespace {
 
-void fft(std::vector<std::complex<float>>& data, bool inverse) {
+using Complex = std::complex<float>;
+
+// w^k for k < len / 2, w = exp(sign * 2 pi i / len); each computed afresh, with no drift in floats.
+std::vector<Complex> twiddles(std::size_t len, double sign) {
+  std::vector<Complex> w(len / 2);
+  const double angle = sign * 2 * std::numbers::pi / static_cast<double>(len);
+  for (std::size_t k = 0; k < w.size(); ++k) {
+    const double a = angle * static_cast<double>(k);
+    w[k] = {static_cast<float>(std::cos(a)), static_cast<float>(std::sin(a))};
+  }
+  return w;
+}
+
+// Spelled out: std::complex's operator* checks for infinities and is several times slower.
+Complex times(Complex a, Complex b) {
+  return {a.real() * b.real() - a.imag() * b.imag(), a.real() * b.imag() + a.imag() * b.real()};
+}
+
+// One level of the forward transform (Gentleman-Sande butterflies of width len) on [begin, end).
+void forward_level(Complex* data, std::size_t begin, std::size_t end, std::size_t len, const Complex* w) {
+  const std::size_t half = len / 2;
+  for (std::size_t i = begin; i < end; i += len) {
+    for (std::size_t k = 0; k < half; ++k) {
+      const Complex u = data[i + k], v = data[i + k + half];
+      data[i + k] = u + v;
+      data[i + k + half] = times(u - v, w[k]);
+    }
+  }
+}
+
+// One level of the inverse transform (Cooley-Tukey butterflies of width len) on [begin, end).
+void inverse_level(Complex* data, std::size_t begin, std::size_t end, std::size_t len, const Complex* w) {
+  const std::size_t half = len / 2;
+  for (std::size_t i = begin; i < end; i += len) {
+    for (std::size_t k = 0; k < half; ++k) {
+      const Complex u = data[i + k], v = times(data[i + k + half], w[k]);
+      data[i + k] = u + v;
+      data[i + k + half] = u - v;
+    }
+  }
+}
+
+// The twiddles of every level up to `block` wide, each level's at its own place in one table.
+struct NarrowTwiddles {
+  std::vector<Complex> table;
+  std::vector<std::size_t> at;  // at[log2(len)]: where len's start
+
+  NarrowTwiddles(std::size_t block, double sign) {
+    for (std::size_t len = 2; len <= block; len <<= 1) {
+      at.resize(static_cast<std::size_t>(std::countr_zero(len)) + 1);
+      at.back() = table.size();
+      const std::vector<Complex> w = twiddles(len, sign);
+      table.insert(table.end(), w.begin(), w.end());
+    }
+  }
+  const Complex* of(std::size_t len) const { return table.data() + at[static_cast<std::size_t>(std::countr_zero(len))]; }
+};
+
+}  // namespace
+
+void circular_autocorrelation(std::vector<Complex>& data) {
   const std::size_t n = data.size();
-  for (std::size_t i = 1, j = 0; i < n; ++i) {
-    std::size_t bit = n >> 1;
-    for (; j & bit; bit >>= 1) j ^= bit;
-    j ^= bit;
-    if (i < j) std::swap(data[i], data[j]);
-  }
-  for (std::size_t len = 2; len <= n; len <<= 1) {
-    const double angle = 2 * std::numbers::pi / static_cast<double>(len) * (inverse ? 1 : -1);
-    std::vector<std::complex<float>> twiddle(len / 2);
-    for (std::size_t k = 0; k < len / 2; ++k) {
-      const double a = angle * static_cast<double>(k);  // each computed afresh: no drift in floats
-      twiddle[k] = {static_cast<float>(std::cos(a)), static_cast<float>(std::sin(a))};
-    }
-    for (std::size_t i = 0; i < n; i += len) {
-      for (std::size_t k = 0; k < len / 2; ++k) {
-        // Spelled out: std::complex's operator* checks for infinities and is several times slower.
-        const auto u = data[i + k];
-        const auto w = data[i + k + len / 2];
-        const std::complex<float> v(w.real() * twiddle[k].real() - w.imag() * twiddle[k].imag(),
-                                     w.real() * twiddle[k].imag() + w.imag() * twiddle[k].real());
-        data[i + k] = u + v;
-        data[i + k + len / 2] = u - v;
-      }
-    }
-  }
+  auto power = [&] {  // spelled out too: std::norm goes through std::abs
+    for (Complex& v : data) v = v.real() * v.real() + v.imag() * v.imag();
+  };
+  if (n < 2) return power();
+  Complex* x = data.data();
+  const std::size_t block = std::min(n, kFftBlock);
+
+  // Forward: the wide levels over everything, then each block through its narrow levels.
+  for (std::size_t len = n; len > block; len >>= 1) forward_level(x, 0, n, len, twiddles(len, -1).data());
+  const NarrowTwiddles forward(block, -1);
+  for (std::size_t begin = 0; begin < n; begin += block)
+    for (std::size_t len = block; len >= 2; len >>= 1) forward_level(x, begin, begin + block, len, forward.of(len));
+
+  power();  // the power spectrum, still in bit-reversed order
+
+  // Inverse: each block through its narrow levels, then the wide levels over everything.
+  const NarrowTwiddles inverse(block, 1);
+  for (std::size_t begin = 0; begin < n; begin += block)
+    for (std::size_t len = 2; len <= block; len <<= 1) inverse_level(x, begin, begin + block, len, inverse.of(len));
+  for (std::size_t len = block * 2; len <= n; len <<= 1) inverse_level(x, 0, n, len, twiddles(len, 1).data());
 }
 
 }  // namespace tidepool::iteration

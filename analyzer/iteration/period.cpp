@@ -46,9 +46,7 @@ std::vector<double> estimated_scores(std::span<const std::uint64_t> s, std::size
     const double unit = static_cast<double>(mix64(s[i]) >> 11) * 0x1p-53;
     x[i] = std::polar(1.0f, static_cast<float>(2 * std::numbers::pi * unit));
   }
-  fft(x, false);
-  for (auto& v : x) v = v.real() * v.real() + v.imag() * v.imag();
-  fft(x, true);
+  circular_autocorrelation(x);
   std::vector<double> score(max_lag + 1, 0.0);
   for (std::size_t lag = 1; lag <= max_lag; ++lag)
     score[lag] = x[lag].real() / static_cast<double>(size) / static_cast<double>(n - lag);

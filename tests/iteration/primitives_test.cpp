@@ -1,4 +1,4 @@
-// The building blocks of period finding: the FFT against a direct DFT, and window hashes.
+// The building blocks of period finding: the FFT's autocorrelation against the direct sum, and window hashes.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -12,23 +12,45 @@
 namespace tidepool::iteration {
 namespace {
 
-TEST(Fft, MatchesADirectTransformAndInverts) {
-  const std::size_t n = 64;
+// size * sum_i x[(i + lag) % size] * conj(x[i]), in doubles.
+std::complex<double> direct_autocorrelation(const std::vector<std::complex<float>>& x, std::size_t lag) {
+  std::complex<double> sum = 0;
+  for (std::size_t i = 0; i < x.size(); ++i)
+    sum += std::complex<double>(x[(i + lag) % x.size()]) * std::conj(std::complex<double>(x[i]));
+  return sum * static_cast<double>(x.size());
+}
+
+std::vector<std::complex<float>> test_signal(std::size_t n) {
   std::vector<std::complex<float>> x(n);
   for (std::size_t i = 0; i < n; ++i) x[i] = {std::sin(0.3f * static_cast<float>(i)), static_cast<float>(i % 5) - 2.0f};
-  std::vector<std::complex<float>> y = x;
-  fft(y, false);
-  for (std::size_t k = 0; k < n; ++k) {
-    std::complex<double> direct = 0;
-    for (std::size_t i = 0; i < n; ++i)
-      direct += std::complex<double>(x[i]) * std::polar(1.0, -2 * std::numbers::pi * static_cast<double>(i * k) / n);
-    EXPECT_NEAR(y[k].real(), direct.real(), 1e-3);
-    EXPECT_NEAR(y[k].imag(), direct.imag(), 1e-3);
+  return x;
+}
+
+TEST(CircularAutocorrelation, MatchesTheDirectSumAtEveryLag) {
+  for (const std::size_t n : {1u, 2u, 4u, 64u}) {
+    const std::vector<std::complex<float>> x = test_signal(n);
+    std::vector<std::complex<float>> y = x;
+    circular_autocorrelation(y);
+    for (std::size_t lag = 0; lag < n; ++lag) {
+      const std::complex<double> direct = direct_autocorrelation(x, lag);
+      EXPECT_NEAR(y[lag].real(), direct.real(), 1e-5 * n * n * 4) << n << " " << lag;
+      EXPECT_NEAR(y[lag].imag(), direct.imag(), 1e-5 * n * n * 4) << n << " " << lag;
+    }
   }
-  fft(y, true);
-  for (std::size_t i = 0; i < n; ++i) {
-    EXPECT_NEAR(y[i].real() / n, x[i].real(), 1e-4);
-    EXPECT_NEAR(y[i].imag() / n, x[i].imag(), 1e-4);
+}
+
+// Four blocks: the wide levels pass over the whole array, the narrow ones go block by block.
+TEST(CircularAutocorrelation, MatchesTheDirectSumBeyondOneBlock) {
+  const std::size_t n = 4 * kFftBlock;
+  const std::vector<std::complex<float>> x = test_signal(n);
+  std::vector<std::complex<float>> y = x;
+  circular_autocorrelation(y);
+  const double scale = direct_autocorrelation(x, 0).real();
+  for (const std::size_t lag : {std::size_t{0}, std::size_t{1}, std::size_t{5}, std::size_t{21}, kFftBlock - 1, kFftBlock,
+                                kFftBlock + 3, 2 * kFftBlock + 7, n / 2, n - 1}) {
+    const std::complex<double> direct = direct_autocorrelation(x, lag);
+    EXPECT_NEAR(y[lag].real() / scale, direct.real() / scale, 1e-4) << lag;
+    EXPECT_NEAR(y[lag].imag() / scale, direct.imag() / scale, 1e-4) << lag;
   }
 }
 

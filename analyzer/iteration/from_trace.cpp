@@ -20,15 +20,23 @@ struct Live {
   std::uint64_t context;
 };
 
+// The records a stream is made from.
+bool converted(trace::RecordTag tag) {
+  using T = trace::RecordTag;
+  return tag == T::alloc || tag == T::free || tag == T::context_destroy || tag == T::launch ||
+         tag == T::graph_launch || tag == T::copy || tag == T::set || tag == T::range_push;
+}
+
+// Takes the trace's events in sequence order; names come from `tables` (its string table).
 class Converter {
  public:
-  explicit Converter(const trace::Trace& trace) : trace_(trace) {}
+  explicit Converter(const trace::Trace& tables) : trace_(tables) {}
 
-  EventStream run() {
-    for (source_ = 0; source_ < trace_.events.size(); ++source_)
-      std::visit([this](const auto& r) { on(r); }, trace_.events[source_].record);
-    return std::move(out_);
+  void add(const trace::Event& event, std::size_t index) {
+    source_ = index;
+    std::visit([this](const auto& r) { on(r); }, event.record);
   }
+  EventStream finish() { return std::move(out_); }
 
  private:
   void on(const trace::Alloc& r) {
@@ -84,6 +92,16 @@ class Converter {
 
 }  // namespace
 
-EventStream event_stream(const trace::Trace& trace) { return Converter(trace).run(); }
+EventStream event_stream(const trace::Trace& trace) {
+  Converter converter(trace);
+  for (std::size_t i = 0; i < trace.events.size(); ++i) converter.add(trace.events[i], i);
+  return converter.finish();
+}
+
+EventStream event_stream(const trace::InOrderReader& reader) {
+  Converter converter(reader.trace());
+  reader.read(converted, [&](trace::Event&& event, std::uint64_t index) { converter.add(event, index); });
+  return converter.finish();
+}
 
 }  // namespace tidepool::iteration

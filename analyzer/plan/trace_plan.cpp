@@ -8,11 +8,16 @@
 #include "analyzer/iteration/lifetimes.h"
 #include "analyzer/plan/fingerprint.h"
 #include "analyzer/plan/pool_plan.h"
+#include "analyzer/trace/in_order.h"
+#include "analyzer/trace/reader.h"
 
 namespace tidepool::plan {
+namespace {
 
-Plan plan_from_trace(const trace::Trace& trace, std::string_view trace_path, const PlanRequest& request) {
-  const iteration::EventStream stream = iteration::event_stream(trace);
+// `trace` holds the events only when swaps are planned (they look at each launch's accesses); a
+// pool needs the stream alone.
+Plan plan_from_stream(const trace::Trace& trace, const iteration::EventStream& stream, std::string_view trace_path,
+                      const PlanRequest& request) {
   const iteration::Detection detection = find_iterations(stream, request.iteration);
   const iteration::Range reference = detection.reference_iteration();
 
@@ -37,6 +42,21 @@ Plan plan_from_trace(const trace::Trace& trace, std::string_view trace_path, con
     plan.swap = std::move(swap->section);
   }
   return plan;
+}
+
+}  // namespace
+
+Plan plan_from_trace(const trace::Trace& trace, std::string_view trace_path, const PlanRequest& request) {
+  return plan_from_stream(trace, iteration::event_stream(trace), trace_path, request);
+}
+
+FilePlan plan_from_file(const std::filesystem::path& path, const PlanRequest& request) {
+  if (request.swap) {
+    const trace::Trace trace = trace::read_trace(path);
+    return {plan_from_trace(trace, path.string(), request), trace.truncated};
+  }
+  const trace::InOrderReader reader(path);
+  return {plan_from_stream(reader.trace(), iteration::event_stream(reader), path.string(), request), reader.trace().truncated};
 }
 
 }  // namespace tidepool::plan

@@ -2,6 +2,7 @@
 // and/or its swaps, and describe the iteration so the runtime can recognise it.
 #pragma once
 
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -30,5 +31,14 @@ struct PlanRequest {
 // are left out of the pool (they get mappings of their own), and the swap section's planned peak is
 // the simulated peak beside the pool's actual arena (peak_with_pool).
 Plan plan_from_trace(const trace::Trace& trace, std::string_view trace_path, const PlanRequest& request);
+
+// The same from a trace file. A pool alone needs only the trace's event stream, read in order
+// without holding the trace (iteration/from_trace.h: a tenth of the memory or less on long
+// traces); swaps need the whole trace. Also throws trace::TraceError for a file that cannot be read.
+struct FilePlan {
+  Plan plan;
+  bool truncated = false;  // the file ended inside a record: planned from what came before
+};
+FilePlan plan_from_file(const std::filesystem::path& path, const PlanRequest& request);
 
 }  // namespace tidepool::plan

@@ -1,8 +1,8 @@
 // The few figures `tidepool run` prints for each trace it leaves (peak device memory, counts,
-// leaks), read from the file in two streaming passes instead of loading the whole trace: the
-// memory it takes is a bit per sequence number, the allocations live at a time, and the memory
-// events that reach the file ahead of earlier ones (each thread's events come in their own
-// chunks), not the trace's length. The figures are those `report::analyze` gives.
+// leaks), read from the file in two streaming passes instead of loading the whole trace
+// (trace/in_order.h): the memory it takes is about a byte per event, the allocations live at a
+// time, and the memory events that reach the file ahead of earlier ones (each thread's events
+// come in their own chunks). The figures are those `report::analyze` gives.
 #pragma once
 
 #include <cstdint>

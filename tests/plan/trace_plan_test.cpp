@@ -6,6 +6,8 @@
 #include "analyzer/plan/plan_io.h"
 #include "analyzer/plan/pool_comparison.h"
 #include "analyzer/plan/trace_plan.h"
+#include "analyzer/trace/reader.h"
+#include "tests/support/files.h"
 #include "training_trace.h"
 
 namespace tidepool::plan {
@@ -90,6 +92,29 @@ TEST(TracePlan, SwapsAndPoolTogether) {
   request.pool.reset();
   request.swap->link = "warp-drive";
   EXPECT_THROW(plan_from_trace(t.trace(), "t.tpt", request), std::invalid_argument);
+}
+
+// From a file: a pool alone from the event stream read in order, swaps from the trace read whole;
+// the same plans as from the trace in memory either way.
+TEST(TracePlan, FromAFileAsFromTheTraceInMemory) {
+  test_support::TempDir dir("tidepool-plan-from-file");
+  const std::filesystem::path path = dir.path() / "t.tpt";
+  PlanRequest request;
+  request.pool = PoolRequest{"smartpool", 1};
+  const testing::TrainingTrace t(6, kLayers);
+  t.write(path);
+  FilePlan from_file = plan_from_file(path, request);
+  EXPECT_FALSE(from_file.truncated);
+  EXPECT_EQ(from_file.plan, plan_from_trace(t.trace(), path.string(), request));
+
+  const testing::TrainingTrace slow(4, kLayers, 64u << 20, 20'000'000);
+  slow.write(path);
+  request.swap = SwapRequest{"best", "pcie5", std::nullopt, 5};
+  from_file = plan_from_file(path, request);
+  ASSERT_TRUE(from_file.plan.swap);
+  EXPECT_EQ(from_file.plan, plan_from_trace(slow.trace(), path.string(), request));
+
+  EXPECT_THROW(plan_from_file(dir.path() / "missing.tpt", request), trace::TraceError);
 }
 
 TEST(PoolComparison, EverySolverAgainstTheLowerBound) {

@@ -10,7 +10,6 @@
 #include "analyzer/plan/plan_io.h"
 #include "analyzer/plan/trace_plan.h"
 #include "analyzer/report/units.h"
-#include "analyzer/trace/reader.h"
 #include "commands.h"
 #include "errors.h"
 
@@ -81,12 +80,11 @@ void run_plan(const PlanOptions& o, bool budget_given) {
   if (!o.pool && !o.swap) throw UsageError("plan: nothing to plan; give --pool and/or --swap");
   if (o.time_limit <= 0) throw UsageError("plan: --time-limit must be positive");
   if (o.max_slowdown < 0) throw UsageError("plan: --max-slowdown must not be negative");
-  const trace::Trace trace = trace::read_trace(o.trace);
-  if (trace.truncated)
+  const plan::FilePlan p = plan::plan_from_file(o.trace, request_of(o, budget_given));
+  if (p.truncated)
     std::fprintf(stderr, "tidepool: warning: %s is truncated; read up to its last whole record\n", o.trace.c_str());
-  const plan::Plan p = plan::plan_from_trace(trace, o.trace, request_of(o, budget_given));
-  plan::write_plan(p, o.output);
-  print_summary(p, o.output);
+  plan::write_plan(p.plan, o.output);
+  print_summary(p.plan, o.output);
 }
 
 }  // namespace

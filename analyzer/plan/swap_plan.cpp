@@ -30,24 +30,40 @@ std::unordered_map<std::uint64_t, BufferRef> buffer_refs(const iteration::EventS
 
 }  // namespace
 
-swap::TraceWindow trace_window(const trace::Trace& trace, const iteration::EventStream& stream, iteration::Range range) {
-  const std::size_t end = range.end < stream.events.size() ? stream.events[range.end].source : trace.events.size();
+swap::TraceWindow trace_window(std::size_t trace_events, const iteration::EventStream& stream, iteration::Range range) {
+  const std::size_t end = range.end < stream.events.size() ? stream.events[range.end].source : trace_events;
   return {stream.events[range.begin].source, end};
 }
 
-swap::Model iteration_model(const trace::Trace& trace, const iteration::EventStream& stream,
-                            const iteration::Detection& detection) {
-  std::vector<swap::TraceWindow> others;
-  for (const iteration::Range& r : detection.iterations) others.push_back(trace_window(trace, stream, r));
-  return swap::model_from_trace(trace, trace_window(trace, stream, detection.reference_iteration()), others);
+namespace {
+
+// The windows of the detection's iterations, the reference one first.
+std::vector<swap::TraceWindow> iteration_windows(std::size_t trace_events, const iteration::EventStream& stream,
+                                                 const iteration::Detection& detection) {
+  std::vector<swap::TraceWindow> windows{trace_window(trace_events, stream, detection.reference_iteration())};
+  for (const iteration::Range& r : detection.iterations) windows.push_back(trace_window(trace_events, stream, r));
+  return windows;
 }
 
-SwapPlan plan_swap(const trace::Trace& trace, const iteration::EventStream& stream,
-                   const iteration::Detection& detection, const SwapRequest& request) {
+}  // namespace
+
+swap::Model iteration_model(const trace::Trace& trace, const iteration::EventStream& stream,
+                            const iteration::Detection& detection) {
+  const auto windows = iteration_windows(trace.events.size(), stream, detection);
+  return swap::model_from_trace(trace, windows.front(), std::span(windows).subspan(1));
+}
+
+swap::Model iteration_model(const trace::InOrderReader& reader, const iteration::EventStream& stream,
+                            const iteration::Detection& detection) {
+  const auto windows = iteration_windows(reader.events(), stream, detection);
+  return swap::model_from_file(reader, windows.front(), std::span(windows).subspan(1));
+}
+
+SwapPlan plan_swap(swap::Model model, const iteration::EventStream& stream, const iteration::Detection& detection,
+                   const SwapRequest& request) {
   const swap::Planner planner = swap::parse_planner(request.planner);
   const swap::Link link = swap::parse_link(request.link);
   const iteration::Range range = detection.reference_iteration();
-  const swap::Model model = iteration_model(trace, stream, detection);
   swap::Target target;
   target.budget = request.budget_bytes;
   target.max_slowdown_pct = request.max_slowdown_pct;
@@ -78,7 +94,7 @@ SwapPlan plan_swap(const trace::Trace& trace, const iteration::EventStream& stre
     if (op.release_before) s.release_before_op = *op.release_before;
     out.section.operations.push_back(s);
   }
-  out.model = model;
+  out.model = std::move(model);
   out.ops = result.ops;
   out.link = link;
   return out;

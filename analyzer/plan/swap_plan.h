@@ -15,6 +15,7 @@
 #include "analyzer/swap/from_trace.h"
 #include "analyzer/swap/link.h"
 #include "analyzer/swap/swap_op.h"
+#include "analyzer/trace/in_order.h"
 #include "analyzer/trace/trace.h"
 
 namespace tidepool::plan {
@@ -40,13 +41,16 @@ struct SwapPlan {
   std::unordered_map<std::uint64_t, std::uint64_t> alloc_of_ordinal;  // iteration ordinal -> trace alloc id
 };
 
-// The trace events [begin, end) of the stream's iteration `range`: what the swap model is built
-// from (the stream's events point back into the trace).
-swap::TraceWindow trace_window(const trace::Trace& trace, const iteration::EventStream& stream, iteration::Range range);
+// The trace events [begin, end) of the stream's iteration `range`, in a trace of `trace_events`
+// events: what the swap model is built from (the stream's events point back into the trace).
+swap::TraceWindow trace_window(std::size_t trace_events, const iteration::EventStream& stream, iteration::Range range);
 
 // The swap model of the detection's reference iteration, each buffer's accesses compared with
-// the other detected iterations (only buffers accessed the same way in all of them may move).
+// the other detected iterations (only buffers accessed the same way in all of them may move);
+// from the trace, or from its file read in order.
 swap::Model iteration_model(const trace::Trace& trace, const iteration::EventStream& stream,
+                            const iteration::Detection& detection);
+swap::Model iteration_model(const trace::InOrderReader& reader, const iteration::EventStream& stream,
                             const iteration::Detection& detection);
 
 // The simulated peak device memory of a plan with this pool and these swaps: the pool's slots are
@@ -54,9 +58,10 @@ swap::Model iteration_model(const trace::Trace& trace, const iteration::EventStr
 // the swapped buffers while resident (each in its own mapping, at its rounded size).
 std::uint64_t peak_with_pool(const SwapPlan& swap, const PoolSection& pool);
 
-// Plans the reference iteration. Throws std::invalid_argument for a bad planner, link or target,
-// std::runtime_error when a swap would move a buffer the runtime cannot identify.
-SwapPlan plan_swap(const trace::Trace& trace, const iteration::EventStream& stream,
-                   const iteration::Detection& detection, const SwapRequest& request);
+// Plans the reference iteration, whose model (iteration_model) is `model`. Throws
+// std::invalid_argument for a bad planner, link or target, std::runtime_error when a swap would
+// move a buffer the runtime cannot identify.
+SwapPlan plan_swap(swap::Model model, const iteration::EventStream& stream, const iteration::Detection& detection,
+                   const SwapRequest& request);
 
 }  // namespace tidepool::plan

@@ -1,6 +1,7 @@
 // Trace → plan.
 #include "analyzer/plan/trace_plan.h"
 
+#include <functional>
 #include <optional>
 #include <set>
 
@@ -9,27 +10,32 @@
 #include "analyzer/plan/fingerprint.h"
 #include "analyzer/plan/pool_plan.h"
 #include "analyzer/trace/in_order.h"
-#include "analyzer/trace/reader.h"
+#include "analyzer/swap/link.h"
+#include "analyzer/swap/planner.h"
 
 namespace tidepool::plan {
 namespace {
 
-// `trace` holds the events only when swaps are planned (they look at each launch's accesses); a
-// pool needs the stream alone.
-Plan plan_from_stream(const trace::Trace& trace, const iteration::EventStream& stream, std::string_view trace_path,
-                      const PlanRequest& request) {
+// The swap model of a detection's reference iteration (iteration_model over the trace or its file).
+using ModelOf = std::function<swap::Model(const iteration::Detection&)>;
+
+// `tables`: the trace's header and strings; its events are not looked at.
+Plan plan_from_stream(const trace::Trace& tables, const iteration::EventStream& stream, std::string_view trace_path,
+                      const PlanRequest& request, const ModelOf& model_of) {
   const iteration::Detection detection = find_iterations(stream, request.iteration);
   const iteration::Range reference = detection.reference_iteration();
 
   Plan plan;
-  plan.source = {std::string(trace_path), trace.header.program, trace.header.synthetic};
+  plan.source = {std::string(trace_path), tables.header.program, tables.header.synthetic};
   plan.fingerprint = fingerprint(stream, reference);
   plan.iteration = describe(stream, detection);
   std::optional<SwapPlan> swap;
   if (request.swap) {
     SwapRequest swap_request = *request.swap;
     swap_request.beside_pool = request.pool.has_value();
-    swap = plan_swap(trace, stream, detection, swap_request);
+    swap::parse_planner(swap_request.planner);  // bad names fail before the model is built
+    swap::parse_link(swap_request.link);
+    swap = plan_swap(model_of(detection), stream, detection, swap_request);
   }
   if (request.pool) {
     const auto deadline = packing::Deadline::after_seconds(request.pool->time_limit_seconds);
@@ -47,16 +53,17 @@ Plan plan_from_stream(const trace::Trace& trace, const iteration::EventStream& s
 }  // namespace
 
 Plan plan_from_trace(const trace::Trace& trace, std::string_view trace_path, const PlanRequest& request) {
-  return plan_from_stream(trace, iteration::event_stream(trace), trace_path, request);
+  const iteration::EventStream stream = iteration::event_stream(trace);
+  return plan_from_stream(trace, stream, trace_path, request,
+                          [&](const iteration::Detection& d) { return iteration_model(trace, stream, d); });
 }
 
 FilePlan plan_from_file(const std::filesystem::path& path, const PlanRequest& request) {
-  if (request.swap) {
-    const trace::Trace trace = trace::read_trace(path);
-    return {plan_from_trace(trace, path.string(), request), trace.truncated};
-  }
   const trace::InOrderReader reader(path);
-  return {plan_from_stream(reader.trace(), iteration::event_stream(reader), path.string(), request), reader.trace().truncated};
+  const iteration::EventStream stream = iteration::event_stream(reader);
+  return {plan_from_stream(reader.trace(), stream, path.string(), request,
+                           [&](const iteration::Detection& d) { return iteration_model(reader, stream, d); }),
+          reader.trace().truncated};
 }
 
 }  // namespace tidepool::plan

@@ -32,9 +32,10 @@ struct PlanRequest {
 // the simulated peak beside the pool's actual arena (peak_with_pool).
 Plan plan_from_trace(const trace::Trace& trace, std::string_view trace_path, const PlanRequest& request);
 
-// The same from a trace file. A pool alone needs only the trace's event stream, read in order
-// without holding the trace (iteration/from_trace.h: a tenth of the memory or less on long
-// traces); swaps need the whole trace. Also throws trace::TraceError for a file that cannot be read.
+// The same from a trace file read in order (trace/in_order.h), without holding the trace: the
+// pool from its event stream (iteration/from_trace.h), swaps from TraceFacts and the events of the
+// iterations they model (swap/from_trace.h). Also throws trace::TraceError for a file that cannot
+// be read.
 struct FilePlan {
   Plan plan;
   bool truncated = false;  // the file ended inside a record: planned from what came before

@@ -127,14 +127,30 @@ void pin_unstable(const TraceFacts& facts, TraceWindow window, std::span<const M
   }
 }
 
-void check_window(const trace::Trace& trace, TraceWindow window) {
-  if (window.begin >= window.end || window.end > trace.events.size())
+void check_window(std::size_t events, TraceWindow window) {
+  if (window.begin >= window.end || window.end > events)
     throw std::invalid_argument("the iteration window is empty or outside the trace");
 }
 
 void check_has_ops(const TraceFacts& facts, TraceWindow window) {
   const auto [first, last] = op_range(facts, window);
   if (first == last) throw std::invalid_argument("the iteration holds no launch, copy or set");
+}
+
+// The model of `window`, whose events (those window_ops_need) are `events`.
+Model model_of(const TraceFacts& facts, std::span<const trace::Event> events, const trace::Trace& tables,
+               TraceWindow window, std::span<const TraceWindow> others) {
+  check_has_ops(facts, window);
+  Model model;
+  add_window_ops(events, tables, facts, window, model);
+  const std::vector<Made> made = buffers_of(facts, window, model);
+  for (const TraceWindow& other : others)
+    if (other.begin != window.begin || other.end != window.end) {
+      check_has_ops(facts, other);
+      pin_unstable(facts, window, made, other, model);
+    }
+  validate(model);
+  return model;
 }
 
 }  // namespace
@@ -161,20 +177,22 @@ std::vector<TraceWindow> nvtx_iterations(const trace::Trace& trace, std::string_
 }
 
 Model model_from_trace(const trace::Trace& trace, TraceWindow window, std::span<const TraceWindow> others) {
-  check_window(trace, window);
-  for (const TraceWindow& other : others) check_window(trace, other);
+  check_window(trace.events.size(), window);
+  for (const TraceWindow& other : others) check_window(trace.events.size(), other);
   const TraceFacts facts(trace);
-  check_has_ops(facts, window);
-  Model model;
-  add_window_ops(trace, facts, window, model);
-  const std::vector<Made> made = buffers_of(facts, window, model);
-  for (const TraceWindow& other : others)
-    if (other.begin != window.begin || other.end != window.end) {
-      check_has_ops(facts, other);
-      pin_unstable(facts, window, made, other, model);
-    }
-  validate(model);
-  return model;
+  const std::span<const trace::Event> events(trace.events.data() + window.begin, window.end - window.begin);
+  return model_of(facts, events, trace, window, others);
+}
+
+Model model_from_file(const trace::InOrderReader& reader, TraceWindow window, std::span<const TraceWindow> others) {
+  check_window(reader.events(), window);
+  for (const TraceWindow& other : others) check_window(reader.events(), other);
+  const TraceFacts facts(reader);
+  std::vector<trace::Event> events;
+  reader.read(window_ops_need, [&](trace::Event&& e, std::uint64_t index) {
+    if (index >= window.begin && index < window.end) events.push_back(std::move(e));
+  });
+  return model_of(facts, events, reader.trace(), window, others);
 }
 
 }  // namespace tidepool::swap

@@ -34,6 +34,7 @@ struct Op {
   // stream, event and context synchronizations): it cannot start before they have ended.
   std::vector<std::uint32_t> host_waits;
   std::uint64_t trace_op_id = 0;  // the launch, copy or set in the trace it came from (0: none)
+  bool operator==(const Op&) const = default;
 };
 
 // One access of a buffer by an operation. Kernels' accesses always count as writes (a kernel's
@@ -42,6 +43,7 @@ struct Access {
   std::uint32_t op = 0;
   bool write = true;
   bool by_kernel = true;
+  bool operator==(const Access&) const = default;
 };
 
 struct Buffer {
@@ -57,12 +59,14 @@ struct Buffer {
   bool never_swapped = false;
   std::vector<Access> accesses;   // ascending by op
   std::uint64_t trace_alloc_id = 0;  // the allocation in the trace it came from (0: none)
+  bool operator==(const Buffer&) const = default;
 };
 
 struct Model {
   std::vector<Op> ops;
   std::vector<Buffer> buffers;
   bool durations_estimated = false;  // the trace had no device timings; a cost model filled them
+  bool operator==(const Model&) const = default;
 };
 
 // The most the buffers' sizes may add up to, as packing::kMaxTotalBytes (packing/problem.h): sums

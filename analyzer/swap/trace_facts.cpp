@@ -65,62 +65,86 @@ struct TraceFacts::Scan {
   std::vector<std::pair<std::uint64_t, double>> timings;  // (op id, seconds), in trace order
   std::vector<std::pair<std::uint32_t, Access>> accesses; // (allocation index, access), in op order
   std::vector<std::size_t> undecoded;                     // launches whose accesses we cannot see
+  std::uint32_t ops = 0;                                  // numbered so far
 };
+
+namespace {
+
+// The records the facts come from.
+bool facts_need(trace::RecordTag tag) {
+  using T = trace::RecordTag;
+  return tag == T::alloc || tag == T::free || tag == T::indirect_ref || tag == T::address_query || tag == T::launch ||
+         tag == T::graph_launch || tag == T::copy || tag == T::set || tag == T::device_timing;
+}
+
+}  // namespace
 
 TraceFacts::TraceFacts(const trace::Trace& trace) {
   Scan scan;
   ops_before_.reserve(trace.events.size() + 1);
-  std::uint32_t ops = 0;
+  for (std::size_t i = 0; i < trace.events.size(); ++i) add(trace.events[i].record, i, scan);
+  finish(trace.events.size(), scan);
+}
+
+TraceFacts::TraceFacts(const trace::InOrderReader& reader) {
+  Scan scan;
+  ops_before_.reserve(reader.events() + 1);
+  reader.read(facts_need, [&](trace::Event&& event, std::uint64_t index) { add(event.record, index, scan); });
+  finish(reader.events(), scan);
+}
+
+void TraceFacts::add(const trace::Record& record, std::size_t i, Scan& scan) {
+  while (ops_before_.size() <= i) ops_before_.push_back(scan.ops);  // the events between: no ops
+  std::uint32_t& ops = scan.ops;
   auto access = [&](std::uint64_t alloc_id, bool write, bool by_kernel) {
     if (const auto it = index_of_.find(alloc_id); it != index_of_.end())
       scan.accesses.push_back({it->second, Access{ops - 1, write, by_kernel}});
   };
-  for (std::size_t i = 0; i < trace.events.size(); ++i) {
-    ops_before_.push_back(ops);
-    const trace::Record& record = trace.events[i].record;
-    if (const std::uint64_t kind = op_kind(record); kind != 0 || std::holds_alternative<trace::GraphLaunch>(record)) {
-      const bool op = is_model_op(record);
-      scan.records.push_back({op_id_of(record), kind, op ? ops : kNoOp, estimated_seconds(record)});
-      if (op) {
-        if (ops == kNoOp - 1) throw std::invalid_argument("the trace holds too many operations");
-        ++ops;
-      }
+  if (const std::uint64_t kind = op_kind(record); kind != 0 || std::holds_alternative<trace::GraphLaunch>(record)) {
+    const bool op = is_model_op(record);
+    scan.records.push_back({op_id_of(record), kind, op ? ops : kNoOp, estimated_seconds(record)});
+    if (op) {
+      if (ops == kNoOp - 1) throw std::invalid_argument("the trace holds too many operations");
+      ++ops;
     }
-    std::visit([&](const auto& r) {
-      using T = std::decay_t<decltype(r)>;
-      auto pin = [&](std::uint64_t id) {
-        if (auto it = index_of_.find(id); it != index_of_.end()) allocations_[it->second].never_swapped = true;
-      };
-      if constexpr (std::is_same_v<T, trace::Alloc>) {
-        // A captured allocation or free is a node of a graph, not memory obtained or released now.
-        if (trace::is_device_memory(r.kind) && !r.captured) {
-          index_of_[r.alloc_id] = static_cast<std::uint32_t>(allocations_.size());
-          allocations_.push_back({r.alloc_id, r.size, i});
-        }
-      } else if constexpr (std::is_same_v<T, trace::Free>) {
-        if (r.captured) return;
-        if (auto it = index_of_.find(r.alloc_id); it != index_of_.end()) allocations_[it->second].free_event = i;
-      } else if constexpr (std::is_same_v<T, trace::IndirectRef> || std::is_same_v<T, trace::AddressQuery>) {
-        pin(r.alloc_id);
-      } else if constexpr (std::is_same_v<T, trace::Launch>) {
-        if (!r.params_decoded) scan.undecoded.push_back(i);
-        if (r.captured) return;
-        for (const trace::Access& a : r.accesses) access(a.alloc_id, true, true);
-      } else if constexpr (std::is_same_v<T, trace::GraphLaunch>) {
-        scan.undecoded.push_back(i);
-      } else if constexpr (std::is_same_v<T, trace::Copy>) {
-        if (r.captured) return;
-        access(r.src.alloc_id, false, false);
-        access(r.dst.alloc_id, true, false);
-      } else if constexpr (std::is_same_v<T, trace::Set>) {
-        if (r.captured) return;
-        access(r.dst.alloc_id, true, false);
-      } else if constexpr (std::is_same_v<T, trace::DeviceTiming>) {
-        scan.timings.push_back({r.op_id, static_cast<double>(r.end_ns - r.start_ns) * 1e-9});
-      }
-    }, record);
   }
-  ops_before_.push_back(ops);
+  std::visit([&](const auto& r) {
+    using T = std::decay_t<decltype(r)>;
+    auto pin = [&](std::uint64_t id) {
+      if (auto it = index_of_.find(id); it != index_of_.end()) allocations_[it->second].never_swapped = true;
+    };
+    if constexpr (std::is_same_v<T, trace::Alloc>) {
+      // A captured allocation or free is a node of a graph, not memory obtained or released now.
+      if (trace::is_device_memory(r.kind) && !r.captured) {
+        index_of_[r.alloc_id] = static_cast<std::uint32_t>(allocations_.size());
+        allocations_.push_back({r.alloc_id, r.size, i});
+      }
+    } else if constexpr (std::is_same_v<T, trace::Free>) {
+      if (r.captured) return;
+      if (auto it = index_of_.find(r.alloc_id); it != index_of_.end()) allocations_[it->second].free_event = i;
+    } else if constexpr (std::is_same_v<T, trace::IndirectRef> || std::is_same_v<T, trace::AddressQuery>) {
+      pin(r.alloc_id);
+    } else if constexpr (std::is_same_v<T, trace::Launch>) {
+      if (!r.params_decoded) scan.undecoded.push_back(i);
+      if (r.captured) return;
+      for (const trace::Access& a : r.accesses) access(a.alloc_id, true, true);
+    } else if constexpr (std::is_same_v<T, trace::GraphLaunch>) {
+      scan.undecoded.push_back(i);
+    } else if constexpr (std::is_same_v<T, trace::Copy>) {
+      if (r.captured) return;
+      access(r.src.alloc_id, false, false);
+      access(r.dst.alloc_id, true, false);
+    } else if constexpr (std::is_same_v<T, trace::Set>) {
+      if (r.captured) return;
+      access(r.dst.alloc_id, true, false);
+    } else if constexpr (std::is_same_v<T, trace::DeviceTiming>) {
+      scan.timings.push_back({r.op_id, static_cast<double>(r.end_ns - r.start_ns) * 1e-9});
+    }
+  }, record);
+}
+
+void TraceFacts::finish(std::size_t events, Scan& scan) {
+  while (ops_before_.size() <= events) ops_before_.push_back(scan.ops);
   for (AllocationFacts& a : allocations_) {
     const auto next = std::upper_bound(scan.undecoded.begin(), scan.undecoded.end(), a.alloc_event);
     if (next != scan.undecoded.end() && *next < a.free_event) a.never_swapped = true;

@@ -1,4 +1,5 @@
-// What a whole trace says for the swap model, whichever iteration is modelled, found in one pass:
+// What a whole trace says for the swap model, whichever iteration is modelled, found in one pass
+// (over a Trace, or a file read in order):
 // the device allocations in the order they were made (and which of them the runtime could never
 // move), the operations (launches, copies, sets, graph launches; captured work left out) numbered
 // across the whole trace with their device durations, and each allocation's accesses by those
@@ -15,6 +16,7 @@
 #include <vector>
 
 #include "analyzer/swap/model.h"
+#include "analyzer/trace/in_order.h"
 #include "analyzer/trace/trace.h"
 
 namespace tidepool::swap {
@@ -35,6 +37,8 @@ struct AllocationFacts {
 class TraceFacts {
  public:
   explicit TraceFacts(const trace::Trace& trace);
+  // The same from a file read in order (trace/in_order.h), without holding its events.
+  explicit TraceFacts(const trace::InOrderReader& reader);
 
   // Device allocations (not captured), ascending by the event that made them.
   std::span<const AllocationFacts> allocations() const { return allocations_; }
@@ -57,6 +61,8 @@ class TraceFacts {
 
  private:
   struct Scan;
+  void add(const trace::Record& record, std::size_t index, Scan& scan);  // trace event `index`
+  void finish(std::size_t events, Scan& scan);
   void find_durations(Scan& scan);
   void index_accesses(Scan& scan);
 

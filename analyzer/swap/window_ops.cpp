@@ -14,12 +14,12 @@ namespace {
 
 class OpBuilder {
  public:
-  OpBuilder(const trace::Trace& trace, const TraceFacts& facts, TraceWindow window, Model& model)
-      : trace_(trace), facts_(facts), window_(window), first_op_(facts.ops_before(window.begin)), model_(model) {}
+  OpBuilder(const trace::Trace& tables, const TraceFacts& facts, TraceWindow window, Model& model)
+      : trace_(tables), facts_(facts), window_(window), first_op_(facts.ops_before(window.begin)), model_(model) {}
 
-  void add_ops() {
+  void add_ops(std::span<const trace::Event> events) {
     model_.ops.reserve(facts_.ops_before(window_.end) - first_op_);
-    for (std::size_t i = window_.begin; i < window_.end; ++i) visit(trace_.events[i].record);
+    for (const trace::Event& e : events) visit(e.record);
   }
 
  private:
@@ -111,8 +111,16 @@ class OpBuilder {
 
 }  // namespace
 
-void add_window_ops(const trace::Trace& trace, const TraceFacts& facts, TraceWindow window, Model& model) {
-  OpBuilder(trace, facts, window, model).add_ops();
+void add_window_ops(std::span<const trace::Event> events, const trace::Trace& tables, const TraceFacts& facts,
+                    TraceWindow window, Model& model) {
+  OpBuilder(tables, facts, window, model).add_ops(events);
+}
+
+bool window_ops_need(trace::RecordTag tag) {
+  using T = trace::RecordTag;
+  return tag == T::launch || tag == T::graph_launch || tag == T::copy || tag == T::set || tag == T::event_record ||
+         tag == T::stream_wait_event || tag == T::event_synchronize || tag == T::stream_synchronize ||
+         tag == T::context_synchronize || tag == T::free;
 }
 
 }  // namespace tidepool::swap

@@ -1,10 +1,15 @@
 // Trace -> swap model: ops in issue order with streams and event dependencies, durations from
 // device timings, buffers with lifetimes and exact copy directions, persistent and never-swapped
 // buffers (indirect, queried, undecoded, accessed differently across iterations), engines and host
-// waits, durations of untimed ops, and NVTX iteration windows.
+// waits, durations of untimed ops, and NVTX iteration windows; the same models from a file read in
+// order.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "analyzer/swap/from_trace.h"
+#include "analyzer/trace/save.h"
+#include "tests/support/files.h"
 
 namespace tidepool::swap {
 namespace {
@@ -246,6 +251,26 @@ TEST(ModelFromTrace, BadWindowsAreRejected) {
   EXPECT_THROW(model_from_trace(t.trace, {5, 5}), std::invalid_argument);
   EXPECT_THROW(model_from_trace(t.trace, {0, 1000}), std::invalid_argument);
   EXPECT_THROW(model_from_trace(t.trace, {0, 3}), std::invalid_argument);  // no operation in it
+}
+
+// A file read in order gives the models the trace in memory gives, every iteration against the
+// others, though the file holds the events in reverse.
+TEST(ModelFromTrace, AFileReadInOrderGivesTheSameModels) {
+  TraceBuilder t = three_iterations();
+  t.add(trace::AddressQuery{.alloc_id = 1});
+  const auto windows = nvtx_iterations(t.trace, "iteration");
+  ASSERT_EQ(windows.size(), 3u);
+  trace::Trace reversed = t.trace;
+  std::reverse(reversed.events.begin(), reversed.events.end());
+  test_support::TempDir dir("tidepool-swap-model-file");
+  trace::save_trace(reversed, dir.path() / "t.tpt");
+  const trace::InOrderReader reader(dir.path() / "t.tpt");
+  for (const TraceWindow& w : windows) {
+    EXPECT_EQ(model_from_file(reader, w, windows), model_from_trace(t.trace, w, windows));
+    EXPECT_EQ(model_from_file(reader, w), model_from_trace(t.trace, w));
+  }
+  EXPECT_THROW(model_from_file(reader, {5, 5}), std::invalid_argument);
+  EXPECT_THROW(model_from_file(reader, {0, t.trace.events.size() + 1}), std::invalid_argument);
 }
 
 }  // namespace

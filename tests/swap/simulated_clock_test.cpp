@@ -71,7 +71,7 @@ TraceWindow window_to_check(const trace::Trace& trace) {
   TraceWindow best{};
   std::size_t most = 0;
   for (const iteration::Range& range : detection->iterations) {
-    const TraceWindow w = plan::trace_window(trace, stream, range);
+    const TraceWindow w = plan::trace_window(trace.events.size(), stream, range);
     std::size_t count = 0;
     for (std::size_t i = w.begin; i < w.end; ++i)
       std::visit([&](const auto& r) {

@@ -92,15 +92,9 @@ class Converter {
 
 }  // namespace
 
-EventStream event_stream(const trace::Trace& trace) {
-  Converter converter(trace);
-  for (std::size_t i = 0; i < trace.events.size(); ++i) converter.add(trace.events[i], i);
-  return converter.finish();
-}
-
-EventStream event_stream(const trace::InOrderReader& reader) {
-  Converter converter(reader.trace());
-  reader.read(converted, [&](trace::Event&& event, std::uint64_t index) { converter.add(event, index); });
+EventStream event_stream(const trace::EventSource& source) {
+  Converter converter(source.tables());
+  source.read(converted, [&](const trace::Event& event, std::uint64_t index) { converter.add(event, index); });
   return converter.finish();
 }
 

@@ -5,16 +5,13 @@
 #pragma once
 
 #include "analyzer/iteration/event_stream.h"
-#include "analyzer/trace/in_order.h"
-#include "analyzer/trace/trace.h"
+#include "analyzer/trace/event_source.h"
 
 namespace tidepool::iteration {
 
-EventStream event_stream(const trace::Trace& trace);
-
-// The same from a trace file read in order (trace/in_order.h), without holding its events: about
-// 40 bytes a stream event where the trace takes 130 or more per event. Event::source is the index
-// the event has in the trace read whole.
-EventStream event_stream(const trace::InOrderReader& reader);
+// From a file read in order (trace/in_order.h) it holds no trace events: about 40 bytes a stream
+// event where a Trace takes 130 or more per event. Event::source is the event's index in
+// Trace::events.
+EventStream event_stream(const trace::EventSource& source);
 
 }  // namespace tidepool::iteration

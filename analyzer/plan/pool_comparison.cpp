@@ -3,17 +3,14 @@
 
 #include <chrono>
 
-#include "analyzer/iteration/from_trace.h"
 #include "analyzer/iteration/lifetimes.h"
 #include "analyzer/iteration/pool_problem.h"
 #include "analyzer/packing/solver.h"
 
 namespace tidepool::plan {
 
-PoolComparison compare_pool_solvers(const trace::Trace& trace, const IterationRequest& request,
+PoolComparison compare_pool_solvers(const iteration::EventStream& stream, const iteration::Detection& detection,
                                     double seconds_per_solver) {
-  const iteration::EventStream stream = iteration::event_stream(trace);
-  const iteration::Detection detection = find_iterations(stream, request);
   const iteration::IterationLifetimes lifetimes = iteration::lifetimes(stream, detection.reference_iteration());
   const packing::Problem problem = iteration::pool_problem(lifetimes);
 

@@ -7,7 +7,8 @@
 #include <vector>
 
 #include "analyzer/plan/iteration_choice.h"
-#include "analyzer/trace/trace.h"
+#include "analyzer/iteration/detection.h"
+#include "analyzer/iteration/event_stream.h"
 
 namespace tidepool::plan {
 
@@ -27,8 +28,9 @@ struct PoolComparison {
   std::vector<SolverArena> solvers;         // every solver of analyzer/packing, in its order
 };
 
-// Throws std::runtime_error (one line) when the trace has no usable iteration.
-PoolComparison compare_pool_solvers(const trace::Trace& trace, const IterationRequest& request,
+// The iterations `detection` found in `stream` (find_iterations), its reference one packed by each
+// solver. Throws std::runtime_error (one line) when the iteration cannot be planned.
+PoolComparison compare_pool_solvers(const iteration::EventStream& stream, const iteration::Detection& detection,
                                     double seconds_per_solver);
 
 }  // namespace tidepool::plan

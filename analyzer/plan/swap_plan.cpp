@@ -47,16 +47,10 @@ std::vector<swap::TraceWindow> iteration_windows(std::size_t trace_events, const
 
 }  // namespace
 
-swap::Model iteration_model(const trace::Trace& trace, const iteration::EventStream& stream,
+swap::Model iteration_model(const trace::EventSource& source, const iteration::EventStream& stream,
                             const iteration::Detection& detection) {
-  const auto windows = iteration_windows(trace.events.size(), stream, detection);
-  return swap::model_from_trace(trace, windows.front(), std::span(windows).subspan(1));
-}
-
-swap::Model iteration_model(const trace::InOrderReader& reader, const iteration::EventStream& stream,
-                            const iteration::Detection& detection) {
-  const auto windows = iteration_windows(reader.events(), stream, detection);
-  return swap::model_from_file(reader, windows.front(), std::span(windows).subspan(1));
+  const auto windows = iteration_windows(source.events(), stream, detection);
+  return swap::model_from_trace(source, windows.front(), std::span(windows).subspan(1));
 }
 
 SwapPlan plan_swap(swap::Model model, const iteration::EventStream& stream, const iteration::Detection& detection,

@@ -15,8 +15,7 @@
 #include "analyzer/swap/from_trace.h"
 #include "analyzer/swap/link.h"
 #include "analyzer/swap/swap_op.h"
-#include "analyzer/trace/in_order.h"
-#include "analyzer/trace/trace.h"
+#include "analyzer/trace/event_source.h"
 
 namespace tidepool::plan {
 
@@ -46,11 +45,9 @@ struct SwapPlan {
 swap::TraceWindow trace_window(std::size_t trace_events, const iteration::EventStream& stream, iteration::Range range);
 
 // The swap model of the detection's reference iteration, each buffer's accesses compared with
-// the other detected iterations (only buffers accessed the same way in all of them may move);
-// from the trace, or from its file read in order.
-swap::Model iteration_model(const trace::Trace& trace, const iteration::EventStream& stream,
-                            const iteration::Detection& detection);
-swap::Model iteration_model(const trace::InOrderReader& reader, const iteration::EventStream& stream,
+// the other detected iterations (only buffers accessed the same way in all of them may move).
+// `stream` is event_stream(source).
+swap::Model iteration_model(const trace::EventSource& source, const iteration::EventStream& stream,
                             const iteration::Detection& detection);
 
 // The simulated peak device memory of a plan with this pool and these swaps: the pool's slots are

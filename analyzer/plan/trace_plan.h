@@ -10,7 +10,7 @@
 #include "analyzer/plan/iteration_choice.h"
 #include "analyzer/plan/plan.h"
 #include "analyzer/plan/swap_plan.h"
-#include "analyzer/trace/trace.h"
+#include "analyzer/trace/event_source.h"
 
 namespace tidepool::plan {
 
@@ -30,12 +30,12 @@ struct PlanRequest {
 // planned, the swaps are planned beside the pool (SwapRequest::beside_pool), the buffers they move
 // are left out of the pool (they get mappings of their own), and the swap section's planned peak is
 // the simulated peak beside the pool's actual arena (peak_with_pool).
-Plan plan_from_trace(const trace::Trace& trace, std::string_view trace_path, const PlanRequest& request);
+// A Trace, or a trace file read in order (trace/in_order.h): then the pool is planned from its
+// event stream (iteration/from_trace.h) and swaps from TraceFacts and the events of the iteration
+// they model (swap/from_trace.h), none holding the trace.
+Plan plan_from_trace(const trace::EventSource& source, std::string_view trace_path, const PlanRequest& request);
 
-// The same from a trace file read in order (trace/in_order.h), without holding the trace: the
-// pool from its event stream (iteration/from_trace.h), swaps from TraceFacts and the events of the
-// iterations they model (swap/from_trace.h). Also throws trace::TraceError for a file that cannot
-// be read.
+// From a trace file, read in order. Also throws trace::TraceError for a file that cannot be read.
 struct FilePlan {
   Plan plan;
   bool truncated = false;  // the file ended inside a record: planned from what came before

@@ -23,10 +23,9 @@ plan::IterationRequest iteration_request(const PlanOptions& options) {
   return {};
 }
 
-void add_swap_rows(const trace::Trace& trace, const plan::IterationRequest& request, const swap::Link& link,
-                   IterationPlans& out) {
-  const iteration::EventStream stream = iteration::event_stream(trace);
-  const swap::Model model = plan::iteration_model(trace, stream, plan::find_iterations(stream, request));
+void add_swap_rows(const trace::EventSource& source, const iteration::EventStream& stream,
+                   const iteration::Detection& detection, const swap::Link& link, IterationPlans& out) {
+  const swap::Model model = plan::iteration_model(source, stream, detection);
   out.durations_estimated = model.durations_estimated;
   for (const swap::Planner planner : kPlanners) {
     for (const double pct : kSlowdownsPct) {
@@ -41,16 +40,18 @@ void add_swap_rows(const trace::Trace& trace, const plan::IterationRequest& requ
 
 }  // namespace
 
-IterationPlans analyze_plans(const trace::Trace& trace, const PlanOptions& options) {
+IterationPlans analyze_plans(const trace::EventSource& source, const PlanOptions& options) {
   const swap::Link link = swap::parse_link(options.link);
   IterationPlans out;
   out.solver_seconds = options.solver_seconds;
   out.link = link.name;
   out.link_bytes_per_second = link.bytes_per_second;
-  const plan::IterationRequest request = iteration_request(options);
+  const iteration::EventStream stream = iteration::event_stream(source);
+  iteration::Detection detection;
   plan::PoolComparison pool;
   try {
-    pool = plan::compare_pool_solvers(trace, request, options.solver_seconds);
+    detection = plan::find_iterations(stream, iteration_request(options));
+    pool = plan::compare_pool_solvers(stream, detection, options.solver_seconds);
   } catch (const std::exception& e) {
     out.no_iteration_reason = e.what();
     return out;
@@ -68,7 +69,7 @@ IterationPlans analyze_plans(const trace::Trace& trace, const PlanOptions& optio
   out.lower_bound_bytes = pool.lower_bound_bytes;
   for (const plan::SolverArena& s : pool.solvers) out.solvers.push_back({s.solver, s.arena_bytes, s.seconds});
   try {
-    add_swap_rows(trace, request, link, out);
+    add_swap_rows(source, stream, detection, link, out);
   } catch (const std::exception& e) {
     out.swap.clear();
     out.swap_error = e.what();

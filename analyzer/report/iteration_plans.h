@@ -6,7 +6,7 @@
 #include <string>
 
 #include "analyzer/report/report.h"
-#include "analyzer/trace/trace.h"
+#include "analyzer/trace/event_source.h"
 
 namespace tidepool::report {
 
@@ -20,7 +20,8 @@ struct PlanOptions {
 };
 
 // Never throws for a trace without an iteration or whose iteration the swap model rejects: the
-// reason is recorded instead. Throws std::invalid_argument for a bad link.
-IterationPlans analyze_plans(const trace::Trace& trace, const PlanOptions& options);
+// reason is recorded instead. Throws std::invalid_argument for a bad link. A source read from a
+// file in order is read a few times over, never held.
+IterationPlans analyze_plans(const trace::EventSource& source, const PlanOptions& options);
 
 }  // namespace tidepool::report

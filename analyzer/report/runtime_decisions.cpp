@@ -10,17 +10,11 @@
 namespace tidepool::report {
 namespace {
 
-bool is_decision(const trace::Record& record) {
-  return std::holds_alternative<trace::PlanInstalled>(record) ||
-         std::holds_alternative<trace::PoolHit>(record) ||
-         std::holds_alternative<trace::PoolMiss>(record) ||
-         std::holds_alternative<trace::Fallback>(record) ||
-         std::holds_alternative<trace::SwapOut>(record) ||
-         std::holds_alternative<trace::SwapIn>(record) ||
-         std::holds_alternative<trace::Eviction>(record) ||
-         std::holds_alternative<trace::MapDeferred>(record) ||
-         std::holds_alternative<trace::MappedAtFirstUse>(record) ||
-         std::holds_alternative<trace::ReturnToRecording>(record);
+bool is_decision(trace::RecordTag tag) {
+  using T = trace::RecordTag;
+  return tag == T::plan_installed || tag == T::pool_hit || tag == T::pool_miss || tag == T::fallback ||
+         tag == T::swap_out || tag == T::swap_in || tag == T::eviction || tag == T::map_deferred ||
+         tag == T::mapped_at_first_use || tag == T::return_to_recording;
 }
 
 // Counts reasons by their text; an unnamed reason (string id 0) reads "(no reason given)".
@@ -49,21 +43,23 @@ void add_transfer(TransferTotals& totals, uint64_t bytes, uint64_t start_ns, uin
 
 }  // namespace
 
-std::optional<RuntimeDecisions> runtime_decisions(const trace::Trace& trace) {
+std::optional<RuntimeDecisions> runtime_decisions(const trace::EventSource& source) {
   std::unordered_set<uint64_t> pool_hit_ids, deferred_ids;
   bool any = false;
-  for (const trace::Event& e : trace.events) {
-    any = any || is_decision(e.record);
+  source.read(is_decision, [&](const trace::Event& e, uint64_t) {
+    any = true;
     if (const auto* hit = std::get_if<trace::PoolHit>(&e.record)) pool_hit_ids.insert(hit->alloc_id);
     if (const auto* deferred = std::get_if<trace::MapDeferred>(&e.record)) deferred_ids.insert(deferred->alloc_id);
-  }
+  });
   if (!any) return std::nullopt;
 
+  const trace::Trace& trace = source.tables();
   RuntimeDecisions d;
   ReasonTally misses, fallbacks, returns;
   bool on_demand_untimed = false;
   OptimizedMemoryReplay memory(std::move(pool_hit_ids), std::move(deferred_ids));
-  for (const trace::Event& e : trace.events) {
+  const auto replayed = [](trace::RecordTag tag) { return is_decision(tag) || MemoryReplay::applies_to(tag); };
+  source.read(replayed, [&](const trace::Event& e, uint64_t) {
     memory.apply(e);
     std::visit(
         [&](const auto& r) {
@@ -101,7 +97,7 @@ std::optional<RuntimeDecisions> runtime_decisions(const trace::Trace& trace) {
           }
         },
         e.record);
-  }
+  });
   d.miss_reasons = misses.most_frequent_first();
   d.fallback_reasons = fallbacks.most_frequent_first();
   d.return_reasons = returns.most_frequent_first();

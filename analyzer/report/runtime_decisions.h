@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "analyzer/trace/trace.h"
+#include "analyzer/trace/event_source.h"
 
 namespace tidepool::report {
 
@@ -65,6 +65,6 @@ struct RuntimeDecisions {
 };
 
 // The section, or nothing when the trace has no decision record.
-std::optional<RuntimeDecisions> runtime_decisions(const trace::Trace& trace);
+std::optional<RuntimeDecisions> runtime_decisions(const trace::EventSource& source);
 
 }  // namespace tidepool::report

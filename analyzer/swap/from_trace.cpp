@@ -137,22 +137,6 @@ void check_has_ops(const TraceFacts& facts, TraceWindow window) {
   if (first == last) throw std::invalid_argument("the iteration holds no launch, copy or set");
 }
 
-// The model of `window`, whose events (those window_ops_need) are `events`.
-Model model_of(const TraceFacts& facts, std::span<const trace::Event> events, const trace::Trace& tables,
-               TraceWindow window, std::span<const TraceWindow> others) {
-  check_has_ops(facts, window);
-  Model model;
-  add_window_ops(events, tables, facts, window, model);
-  const std::vector<Made> made = buffers_of(facts, window, model);
-  for (const TraceWindow& other : others)
-    if (other.begin != window.begin || other.end != window.end) {
-      check_has_ops(facts, other);
-      pin_unstable(facts, window, made, other, model);
-    }
-  validate(model);
-  return model;
-}
-
 }  // namespace
 
 std::vector<TraceWindow> nvtx_iterations(const trace::Trace& trace, std::string_view name) {
@@ -176,23 +160,25 @@ std::vector<TraceWindow> nvtx_iterations(const trace::Trace& trace, std::string_
   return windows;
 }
 
-Model model_from_trace(const trace::Trace& trace, TraceWindow window, std::span<const TraceWindow> others) {
-  check_window(trace.events.size(), window);
-  for (const TraceWindow& other : others) check_window(trace.events.size(), other);
-  const TraceFacts facts(trace);
-  const std::span<const trace::Event> events(trace.events.data() + window.begin, window.end - window.begin);
-  return model_of(facts, events, trace, window, others);
-}
-
-Model model_from_file(const trace::InOrderReader& reader, TraceWindow window, std::span<const TraceWindow> others) {
-  check_window(reader.events(), window);
-  for (const TraceWindow& other : others) check_window(reader.events(), other);
-  const TraceFacts facts(reader);
-  std::vector<trace::Event> events;
-  reader.read(window_ops_need, [&](trace::Event&& e, std::uint64_t index) {
-    if (index >= window.begin && index < window.end) events.push_back(std::move(e));
+Model model_from_trace(const trace::EventSource& source, TraceWindow window, std::span<const TraceWindow> others) {
+  check_window(source.events(), window);
+  for (const TraceWindow& other : others) check_window(source.events(), other);
+  const TraceFacts facts(source);
+  check_has_ops(facts, window);
+  std::vector<trace::Event> events;  // the window's, those its ops come from
+  source.read(window_ops_need, [&](const trace::Event& e, std::uint64_t index) {
+    if (index >= window.begin && index < window.end) events.push_back(e);
   });
-  return model_of(facts, events, reader.trace(), window, others);
+  Model model;
+  add_window_ops(events, source.tables(), facts, window, model);
+  const std::vector<Made> made = buffers_of(facts, window, model);
+  for (const TraceWindow& other : others)
+    if (other.begin != window.begin || other.end != window.end) {
+      check_has_ops(facts, other);
+      pin_unstable(facts, window, made, other, model);
+    }
+  validate(model);
+  return model;
 }
 
 }  // namespace tidepool::swap

@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "analyzer/swap/model.h"
-#include "analyzer/trace/in_order.h"
+#include "analyzer/trace/event_source.h"
 #include "analyzer/trace/trace.h"
 
 namespace tidepool::swap {
@@ -34,10 +34,7 @@ std::vector<TraceWindow> nvtx_iterations(const trace::Trace& trace, std::string_
 // `others`: the other recorded iterations, against which each buffer's accesses are compared
 // (persistent buffers by allocation, the iteration's own by their ordinal among its device
 // allocations). std::invalid_argument when a window is empty, out of range, or holds no operation.
-Model model_from_trace(const trace::Trace& trace, TraceWindow window, std::span<const TraceWindow> others = {});
-
-// The same from a file read in order (trace/in_order.h): it holds the window's events only.
-// Windows are indices into the trace as read_trace would give it.
-Model model_from_file(const trace::InOrderReader& reader, TraceWindow window, std::span<const TraceWindow> others = {});
+// From a file read in order (trace/in_order.h) it holds no events but the window's.
+Model model_from_trace(const trace::EventSource& source, TraceWindow window, std::span<const TraceWindow> others = {});
 
 }  // namespace tidepool::swap

@@ -79,18 +79,11 @@ bool facts_need(trace::RecordTag tag) {
 
 }  // namespace
 
-TraceFacts::TraceFacts(const trace::Trace& trace) {
+TraceFacts::TraceFacts(const trace::EventSource& source) {
   Scan scan;
-  ops_before_.reserve(trace.events.size() + 1);
-  for (std::size_t i = 0; i < trace.events.size(); ++i) add(trace.events[i].record, i, scan);
-  finish(trace.events.size(), scan);
-}
-
-TraceFacts::TraceFacts(const trace::InOrderReader& reader) {
-  Scan scan;
-  ops_before_.reserve(reader.events() + 1);
-  reader.read(facts_need, [&](trace::Event&& event, std::uint64_t index) { add(event.record, index, scan); });
-  finish(reader.events(), scan);
+  ops_before_.reserve(source.events() + 1);
+  source.read(facts_need, [&](const trace::Event& event, std::uint64_t index) { add(event.record, index, scan); });
+  finish(source.events(), scan);
 }
 
 void TraceFacts::add(const trace::Record& record, std::size_t i, Scan& scan) {

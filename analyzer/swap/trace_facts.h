@@ -16,8 +16,7 @@
 #include <vector>
 
 #include "analyzer/swap/model.h"
-#include "analyzer/trace/in_order.h"
-#include "analyzer/trace/trace.h"
+#include "analyzer/trace/event_source.h"
 
 namespace tidepool::swap {
 
@@ -36,9 +35,7 @@ struct AllocationFacts {
 
 class TraceFacts {
  public:
-  explicit TraceFacts(const trace::Trace& trace);
-  // The same from a file read in order (trace/in_order.h), without holding its events.
-  explicit TraceFacts(const trace::InOrderReader& reader);
+  explicit TraceFacts(const trace::EventSource& source);
 
   // Device allocations (not captured), ascending by the event that made them.
   std::span<const AllocationFacts> allocations() const { return allocations_; }

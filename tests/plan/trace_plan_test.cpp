@@ -3,6 +3,7 @@
 
 #include <stdexcept>
 
+#include "analyzer/iteration/from_trace.h"
 #include "analyzer/plan/plan_io.h"
 #include "analyzer/plan/pool_comparison.h"
 #include "analyzer/plan/trace_plan.h"
@@ -119,8 +120,8 @@ TEST(TracePlan, FromAFileAsFromTheTraceInMemory) {
 
 TEST(PoolComparison, EverySolverAgainstTheLowerBound) {
   const testing::TrainingTrace t(5, kLayers);
-  const IterationRequest request;
-  const PoolComparison c = compare_pool_solvers(t.trace(), request, 0.5);
+  const iteration::EventStream stream = iteration::event_stream(t.trace());
+  const PoolComparison c = compare_pool_solvers(stream, find_iterations(stream, {}), 0.5);
   EXPECT_EQ(c.live_at_start_bytes, 10000u);
   EXPECT_EQ(c.escaping_bytes, 0u);
   EXPECT_GT(c.observed_peak_bytes, c.live_at_start_bytes + c.lower_bound_bytes - 1);

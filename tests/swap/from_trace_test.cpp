@@ -266,11 +266,11 @@ TEST(ModelFromTrace, AFileReadInOrderGivesTheSameModels) {
   trace::save_trace(reversed, dir.path() / "t.tpt");
   const trace::InOrderReader reader(dir.path() / "t.tpt");
   for (const TraceWindow& w : windows) {
-    EXPECT_EQ(model_from_file(reader, w, windows), model_from_trace(t.trace, w, windows));
-    EXPECT_EQ(model_from_file(reader, w), model_from_trace(t.trace, w));
+    EXPECT_EQ(model_from_trace(reader, w, windows), model_from_trace(t.trace, w, windows));
+    EXPECT_EQ(model_from_trace(reader, w), model_from_trace(t.trace, w));
   }
-  EXPECT_THROW(model_from_file(reader, {5, 5}), std::invalid_argument);
-  EXPECT_THROW(model_from_file(reader, {0, t.trace.events.size() + 1}), std::invalid_argument);
+  EXPECT_THROW(model_from_trace(reader, {5, 5}), std::invalid_argument);
+  EXPECT_THROW(model_from_trace(reader, {0, t.trace.events.size() + 1}), std::invalid_argument);
 }
 
 }  // namespace

@@ -16,7 +16,7 @@
 #include "analyzer/report/json_report.h"
 #include "analyzer/report/text_report.h"
 #include "analyzer/swap/link.h"
-#include "analyzer/trace/reader.h"
+#include "analyzer/trace/in_order.h"
 #include "commands.h"
 #include "errors.h"
 
@@ -39,13 +39,13 @@ void run_report(const ReportOptions& options) {
   }
   std::vector<report::ProcessReport> processes;
   for (const std::string& path : options.traces) {
-    const trace::Trace trace = trace::read_trace(path);
-    if (trace.truncated) {
+    const trace::InOrderReader reader(path);  // read a few times over, never held
+    if (reader.trace().truncated) {
       std::fprintf(stderr, "tidepool: warning: %s is truncated; read up to its last whole record\n",
                    path.c_str());
     }
-    processes.push_back(report::analyze(trace, path));
-    if (!options.no_plans) processes.back().plans = report::analyze_plans(trace, options.plans);
+    processes.push_back(report::analyze(reader, path));
+    if (!options.no_plans) processes.back().plans = report::analyze_plans(reader, options.plans);
   }
   std::stable_sort(processes.begin(), processes.end(), [](const auto& a, const auto& b) {
     return a.rank != b.rank ? a.rank < b.rank : a.pid < b.pid;

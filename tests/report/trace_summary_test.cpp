@@ -1,4 +1,5 @@
-// `tidepool run`'s end-of-run figures, read in two streaming passes, agree with the full report
+// Reports of trace files read in order: `tidepool run`'s end-of-run figures agree with the full
+// report, and the full report of a file read in order is the report of the trace in memory,
 // however the file's events are ordered (each thread's events reach it in their own chunks).
 #include "analyzer/report/trace_summary.h"
 
@@ -9,9 +10,13 @@
 #include <vector>
 
 #include "analyzer/report/analyze.h"
+#include "analyzer/report/iteration_plans.h"
+#include "analyzer/report/json_report.h"
+#include "analyzer/trace/in_order.h"
 #include "analyzer/trace/reader.h"
 #include "analyzer/trace/save.h"
 #include "tests/support/files.h"
+#include "decisions_trace.h"
 #include "trace_builder.h"
 
 namespace tidepool::report {
@@ -144,6 +149,45 @@ TEST(TraceSummary, AMissingFileIsAnErrorNamingIt) {
   } catch (const trace::TraceError& e) {
     EXPECT_NE(std::string(e.what()).find("/nonexistent/x.tpt"), std::string::npos) << e.what();
   }
+}
+
+// The report of `trace`, or of its file read in order, as JSON; solver times zeroed (they vary).
+std::string report_json(const trace::EventSource& source) {
+  ProcessReport r = analyze(source, "t.tpt");
+  r.plans = analyze_plans(source, {0.05, "pcie5"});
+  for (SolverResult& solver : r.plans->solvers) solver.seconds = 0;
+  return json_report(std::span(&r, 1));
+}
+
+TEST(ReportFromFile, IsTheReportOfTheTraceInMemory) {
+  test_support::TempDir dir("tidepool-report-file");
+  // A workload with NVTX ranges open at the peak, one with the runtime's decisions, and a
+  // repeating one whose iteration the plans section finds.
+  trace::Trace ranges = mixed_workload(5);
+  for (size_t i = 0; i < ranges.events.size(); i += 97) {
+    ranges.events[i].record = (i / 97) % 3 == 2 ? trace::Record(trace::RangePop{}) : trace::Record(trace::RangePush{.name_id = 0});
+  }
+  TraceBuilder repeating;
+  for (int step = 0; step < 12; ++step) {
+    const uint64_t a = repeating.alloc(AllocKind::device, 1 << 20), b = repeating.alloc(AllocKind::device, 2 << 20);
+    repeating.launch("forward", {a, b});
+    repeating.free(a);
+    repeating.launch("backward", {b});
+    repeating.free(b);
+  }
+  for (const trace::Trace& t : {ranges, testing::decisions_trace(), repeating.trace()}) {
+    std::vector<size_t> reversed(t.events.size());
+    for (size_t i = 0; i < reversed.size(); ++i) reversed[i] = reversed.size() - 1 - i;
+    const auto path = save_in_order(t, reversed, dir.path() / "t.tpt");
+    const trace::Trace read = trace::read_trace(path);
+    EXPECT_EQ(report_json(trace::InOrderReader(path)), report_json(read));
+  }
+  // What the comparison covers.
+  EXPECT_FALSE(analyze(ranges, "t").peak_nvtx_ranges.empty());
+  EXPECT_TRUE(analyze(testing::decisions_trace(), "t").runtime.has_value());
+  const IterationPlans plans = analyze_plans(repeating.trace(), {0.05, "pcie5"});
+  EXPECT_TRUE(plans.no_iteration_reason.empty()) << plans.no_iteration_reason;
+  EXPECT_FALSE(plans.swap.empty()) << plans.swap_error;
 }
 
 }  // namespace

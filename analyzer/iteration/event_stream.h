@@ -15,13 +15,16 @@ enum class EventKind : std::uint8_t {
   transfer,  // a copy or a set: `bytes`, `name` (its kind, e.g. "HtoD", "memset")
 };
 
+// 32 bytes (kind and name share a word): a stream holds one per memory event and launch of the
+// trace, millions on long traces.
 struct Event {
   EventKind kind = EventKind::launch;
+  std::uint32_t name = 0;
   std::uint64_t allocation = 0;
   std::uint64_t bytes = 0;
-  std::uint32_t name = 0;
   std::size_t source = 0;  // index of the trace event it came from (trace::Trace::events)
 };
+static_assert(sizeof(Event) == 32);
 
 // A named point in the stream (an NVTX range push): it precedes events[position].
 struct Mark {

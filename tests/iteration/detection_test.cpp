@@ -63,7 +63,7 @@ TEST(DetectByPeriod, NoiseInsertionsAndDeletionsKeepTheBoundaries) {
   const std::size_t p = step_length();
   events[prologue + 3 * p + 4].name = b.stream().intern("relu");                      // a different kernel
   events.insert(events.begin() + static_cast<std::ptrdiff_t>(prologue + 6 * p + 10),  // one more launch
-                Event{EventKind::launch, 0, 0, b.stream().intern("extra")});
+                Event{.kind = EventKind::launch, .name = b.stream().intern("extra")});
   events.erase(events.begin() + static_cast<std::ptrdiff_t>(prologue + 9 * p + 1 + 3));  // a launch less
   const auto d = detect_by_period(b.stream());
   ASSERT_TRUE(d);
@@ -87,7 +87,7 @@ TEST(DetectByPeriod, AnEarlyInsertionShiftsNoBoundary) {
   const std::size_t p = step_length();
   // One launch more in the second step: every later step starts one event later.
   events.insert(events.begin() + static_cast<std::ptrdiff_t>(prologue + p + 7),
-                Event{EventKind::launch, 0, 0, b.stream().intern("extra")});
+                Event{.kind = EventKind::launch, .name = b.stream().intern("extra")});
   const auto d = detect_by_period(b.stream());
   ASSERT_TRUE(d);
   EXPECT_EQ(d->period, p);

@@ -17,11 +17,11 @@ class StreamBuilder {
     const std::uint64_t id = next_id_++;
     sizes_.resize(id + 1);
     sizes_[id] = bytes;
-    stream_.events.push_back({EventKind::alloc, id, bytes, 0});
+    stream_.events.push_back({.kind = EventKind::alloc, .allocation = id, .bytes = bytes});
     return id;
   }
-  void free(std::uint64_t id) { stream_.events.push_back({EventKind::free, id, sizes_[id], 0}); }
-  void launch(const std::string& kernel) { stream_.events.push_back({EventKind::launch, 0, 0, stream_.intern(kernel)}); }
+  void free(std::uint64_t id) { stream_.events.push_back({.kind = EventKind::free, .allocation = id, .bytes = sizes_[id]}); }
+  void launch(const std::string& kernel) { stream_.events.push_back({.kind = EventKind::launch, .name = stream_.intern(kernel)}); }
   void mark(const std::string& range) { stream_.marks.push_back({stream_.events.size(), stream_.intern(range)}); }
   std::size_t size() const { return stream_.events.size(); }
   EventStream& stream() { return stream_; }

@@ -25,10 +25,10 @@ TEST(Fingerprint, DocumentedLayout) {
   iteration::EventStream s;
   const auto gemm = s.intern("gemm");
   const auto h2d = s.intern("host_to_device");
-  s.events = {{iteration::EventKind::alloc, 1, 0x0102, 0},
-              {iteration::EventKind::launch, 0, 0, gemm},
-              {iteration::EventKind::transfer, 0, 64, h2d},
-              {iteration::EventKind::free, 1, 0x0102, 0}};
+  s.events = {{.kind = iteration::EventKind::alloc, .allocation = 1, .bytes = 0x0102},
+              {.kind = iteration::EventKind::launch, .name = gemm},
+              {.kind = iteration::EventKind::transfer, .name = h2d, .bytes = 64},
+              {.kind = iteration::EventKind::free, .allocation = 1, .bytes = 0x0102}};
   std::string bytes = "A";
   bytes += std::string("\x02\x01\0\0\0\0\0\0", 8);
   bytes += "Kgemm";

@@ -1,5 +1,5 @@
 // `tidepool dump TRACE`: the trace as text, one line per record: the header, the modules, the
-// stacks, then the events in sequence order.
+// stacks, then the events in sequence order, read in order without holding them (trace/in_order.h).
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cstdio>
@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "analyzer/trace/reader.h"
+#include "analyzer/trace/in_order.h"
 #include "analyzer/trace/text.h"
 #include "commands.h"
 
@@ -20,7 +20,8 @@ void print(const std::string& line) {
 }
 
 void run_dump(const std::string& path) {
-  const trace::Trace trace = trace::read_trace(path);
+  const trace::InOrderReader reader(path);
+  const trace::Trace& trace = reader.trace();
   print("version " + std::to_string(trace.format_version));
   print(trace::to_text(trace.header));
   for (const trace::Module& m : trace.modules) print(trace::to_text(m));
@@ -28,7 +29,7 @@ void run_dump(const std::string& path) {
   for (const auto& [id, frames] : trace.stacks) stack_ids.push_back(id);
   std::sort(stack_ids.begin(), stack_ids.end());
   for (uint32_t id : stack_ids) print(trace::to_text(trace::Stack{id, trace.stacks.at(id)}));
-  for (const trace::Event& e : trace.events) print(trace::to_text(trace, e));
+  reader.read([](trace::RecordTag) { return true; }, [&](trace::Event&& e, uint64_t) { print(trace::to_text(trace, e)); });
   if (trace.truncated) {
     std::fprintf(stderr, "tidepool: warning: %s is truncated; read up to its last whole record\n",
                  path.c_str());

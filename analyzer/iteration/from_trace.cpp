@@ -33,7 +33,7 @@ class Converter {
   // `events`: how many the trace holds, about one stream event each at most (a context's
   // destruction gives one per allocation it held); reserved at once, since growing holds the old
   // and the new storage together.
-  Converter(const trace::Trace& tables, std::size_t events) : trace_(tables) { out_.events.reserve(events); }
+  Converter(const trace::Trace& tables, std::size_t events) : tables_(tables) { out_.events.reserve(events); }
 
   void add(const trace::Event& event, std::size_t index) {
     source_ = index;
@@ -63,7 +63,7 @@ class Converter {
   }
   void on(const trace::Launch& r) {
     if (r.captured) return;
-    out_.events.push_back({.kind = EventKind::launch, .name = name(std::string(trace_.string(r.kernel_name_id))), .source = source_});
+    out_.events.push_back({.kind = EventKind::launch, .name = name(std::string(tables_.string(r.kernel_name_id))), .source = source_});
   }
   void on(const trace::GraphLaunch&) { out_.events.push_back({.kind = EventKind::launch, .name = name("<graph>"), .source = source_}); }
   void on(const trace::Copy& r) {
@@ -76,7 +76,7 @@ class Converter {
     out_.events.push_back({.kind = EventKind::transfer, .name = name("memset"), .bytes = r.bytes, .source = source_});
   }
   void on(const trace::RangePush& r) {
-    out_.marks.push_back({out_.events.size(), name(std::string(trace_.string(r.name_id)))});
+    out_.marks.push_back({out_.events.size(), name(std::string(tables_.string(r.name_id)))});
   }
   template <class Other>
   void on(const Other&) {}
@@ -87,7 +87,7 @@ class Converter {
     return it->second;
   }
 
-  const trace::Trace& trace_;
+  const trace::Trace& tables_;
   EventStream out_;
   std::unordered_map<std::uint64_t, Live> live_;
   std::unordered_map<std::string, std::uint32_t> names_;

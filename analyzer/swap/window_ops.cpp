@@ -15,7 +15,7 @@ namespace {
 class OpBuilder {
  public:
   OpBuilder(const trace::Trace& tables, const TraceFacts& facts, TraceWindow window, Model& model)
-      : trace_(tables), facts_(facts), window_(window), first_op_(facts.ops_before(window.begin)), model_(model) {}
+      : tables_(tables), facts_(facts), window_(window), first_op_(facts.ops_before(window.begin)), model_(model) {}
 
   void add_ops(std::span<const trace::Event> events) {
     model_.ops.reserve(facts_.ops_before(window_.end) - first_op_);
@@ -67,7 +67,7 @@ class OpBuilder {
       using T = std::decay_t<decltype(r)>;
       if constexpr (std::is_same_v<T, trace::Launch>) {
         if (r.captured) return;
-        add_op(OpKind::kernel, Engine::compute, r.op_id, r.stream, std::string(trace_.string(r.kernel_name_id)));
+        add_op(OpKind::kernel, Engine::compute, r.op_id, r.stream, std::string(tables_.string(r.kernel_name_id)));
       } else if constexpr (std::is_same_v<T, trace::GraphLaunch>) {
         add_op(OpKind::kernel, Engine::compute, r.op_id, r.stream, "<graph>");
       } else if constexpr (std::is_same_v<T, trace::Copy>) {
@@ -98,7 +98,7 @@ class OpBuilder {
     }, record);
   }
 
-  const trace::Trace& trace_;
+  const trace::Trace& tables_;
   const TraceFacts& facts_;
   TraceWindow window_;
   std::uint32_t first_op_;

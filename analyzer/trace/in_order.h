@@ -4,11 +4,13 @@
 //
 // The first pass (the constructor) decodes no event: it reads the header, modules, stacks and
 // strings, and notes each event's record tag by its sequence number, in pages of 256 numbers
-// (about 1.2 bytes an event while the numbers are dense, as a recorder's counter makes them). Each read()
-// is one more pass that decodes only the events whose tag it wants and hands them over in
-// sequence order, holding back only those that reach the file ahead of an earlier wanted one
-// (each thread's events come in their own chunks). Each comes with its index: its place among all
-// the trace's events in sequence order, the index read_trace() would give it in Trace::events.
+// (about 1.2 bytes an event while the numbers are dense, as a recorder's counter makes them; a
+// page each where they are far apart). Each read() is one more pass that decodes only the events
+// whose tag it wants and hands them over in sequence order, holding back only those that reach
+// the file ahead of an earlier wanted one (each thread's events come in their own chunks). Each
+// comes with its index: its place among all the trace's events in sequence order, the index
+// read_trace() would give it in Trace::events. Sequence numbers are unique in a trace; an event
+// whose number another has is counted and indexed as that one.
 #pragma once
 
 #include <array>
@@ -33,8 +35,9 @@ class InOrderReader {
   const Trace& trace() const { return trace_; }
   uint64_t events() const { return events_; }
 
-  // Events that reach the file after the first pass (a file still being written) come after the
-  // others, each in order, their index the place it would take among those the first pass saw.
+  // Events that reach the file after the first pass (a file still being written) are handed over
+  // too, in sequence order among themselves, their index the place they would take among those
+  // the first pass saw.
   void read(const Wanted& wanted, const Visit& visit) const;
 
  private:

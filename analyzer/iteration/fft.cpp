@@ -29,7 +29,8 @@ Complex times(Complex a, Complex b) {
 }
 
 // One level of the forward transform (Gentleman-Sande butterflies of width len) on [begin, end).
-void forward_level(Complex* data, std::size_t begin, std::size_t end, std::size_t len, const Complex* w) {
+void forward_level(Complex* data, std::size_t begin, std::size_t end, std::size_t len,
+                   const Complex* w) {
   const std::size_t half = len / 2;
   for (std::size_t i = begin; i < end; i += len) {
     for (std::size_t k = 0; k < half; ++k) {
@@ -41,7 +42,8 @@ void forward_level(Complex* data, std::size_t begin, std::size_t end, std::size_
 }
 
 // One level of the inverse transform (Cooley-Tukey butterflies of width len) on [begin, end).
-void inverse_level(Complex* data, std::size_t begin, std::size_t end, std::size_t len, const Complex* w) {
+void inverse_level(Complex* data, std::size_t begin, std::size_t end, std::size_t len,
+                   const Complex* w) {
   const std::size_t half = len / 2;
   for (std::size_t i = begin; i < end; i += len) {
     for (std::size_t k = 0; k < half; ++k) {
@@ -65,7 +67,9 @@ struct NarrowTwiddles {
       table.insert(table.end(), w.begin(), w.end());
     }
   }
-  const Complex* of(std::size_t len) const { return table.data() + at[static_cast<std::size_t>(std::countr_zero(len))]; }
+  const Complex* of(std::size_t len) const {
+    return table.data() + at[static_cast<std::size_t>(std::countr_zero(len))];
+  }
 };
 
 }  // namespace
@@ -80,18 +84,22 @@ void circular_autocorrelation(std::vector<Complex>& data) {
   const std::size_t block = std::min(n, kFftBlock);
 
   // Forward: the wide levels over everything, then each block through its narrow levels.
-  for (std::size_t len = n; len > block; len >>= 1) forward_level(x, 0, n, len, twiddles(len, -1).data());
+  for (std::size_t len = n; len > block; len >>= 1)
+    forward_level(x, 0, n, len, twiddles(len, -1).data());
   const NarrowTwiddles forward(block, -1);
   for (std::size_t begin = 0; begin < n; begin += block)
-    for (std::size_t len = block; len >= 2; len >>= 1) forward_level(x, begin, begin + block, len, forward.of(len));
+    for (std::size_t len = block; len >= 2; len >>= 1)
+      forward_level(x, begin, begin + block, len, forward.of(len));
 
   power();  // the power spectrum, still in bit-reversed order
 
   // Inverse: each block through its narrow levels, then the wide levels over everything.
   const NarrowTwiddles inverse(block, 1);
   for (std::size_t begin = 0; begin < n; begin += block)
-    for (std::size_t len = 2; len <= block; len <<= 1) inverse_level(x, begin, begin + block, len, inverse.of(len));
-  for (std::size_t len = block * 2; len <= n; len <<= 1) inverse_level(x, 0, n, len, twiddles(len, 1).data());
+    for (std::size_t len = 2; len <= block; len <<= 1)
+      inverse_level(x, begin, begin + block, len, inverse.of(len));
+  for (std::size_t len = block * 2; len <= n; len <<= 1)
+    inverse_level(x, 0, n, len, twiddles(len, 1).data());
 }
 
 }  // namespace tidepool::iteration

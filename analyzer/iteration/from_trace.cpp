@@ -33,7 +33,9 @@ class Converter {
   // `events`: how many the trace holds, about one stream event each at most (a context's
   // destruction gives one per allocation it held); reserved at once, since growing holds the old
   // and the new storage together.
-  Converter(const trace::Trace& tables, std::size_t events) : tables_(tables) { out_.events.reserve(events); }
+  Converter(const trace::Trace& tables, std::size_t events) : tables_(tables) {
+    out_.events.reserve(events);
+  }
 
   void add(const trace::Event& event, std::size_t index) {
     source_ = index;
@@ -45,13 +47,17 @@ class Converter {
   void on(const trace::Alloc& r) {
     if (r.captured || !plannable(r.kind)) return;  // a graph's memory node is no allocation now
     live_[r.alloc_id] = {r.size, r.context};
-    out_.events.push_back({.kind = EventKind::alloc, .allocation = r.alloc_id, .bytes = r.size, .source = source_});
+    out_.events.push_back(
+        {.kind = EventKind::alloc, .allocation = r.alloc_id, .bytes = r.size, .source = source_});
   }
   void on(const trace::Free& r) {
     if (r.captured) return;
     const auto it = live_.find(r.alloc_id);
     if (it == live_.end()) return;  // not a plannable allocation (or already freed by its context)
-    out_.events.push_back({.kind = EventKind::free, .allocation = r.alloc_id, .bytes = it->second.bytes, .source = source_});
+    out_.events.push_back({.kind = EventKind::free,
+                           .allocation = r.alloc_id,
+                           .bytes = it->second.bytes,
+                           .source = source_});
     live_.erase(it);
   }
   void on(const trace::ContextDestroy& r) {
@@ -63,17 +69,24 @@ class Converter {
   }
   void on(const trace::Launch& r) {
     if (r.captured) return;
-    out_.events.push_back({.kind = EventKind::launch, .name = name(std::string(tables_.string(r.kernel_name_id))), .source = source_});
+    out_.events.push_back({.kind = EventKind::launch,
+                           .name = name(std::string(tables_.string(r.kernel_name_id))),
+                           .source = source_});
   }
-  void on(const trace::GraphLaunch&) { out_.events.push_back({.kind = EventKind::launch, .name = name("<graph>"), .source = source_}); }
+  void on(const trace::GraphLaunch&) {
+    out_.events.push_back({.kind = EventKind::launch, .name = name("<graph>"), .source = source_});
+  }
   void on(const trace::Copy& r) {
     if (r.captured) return;
-    out_.events.push_back(
-        {.kind = EventKind::transfer, .name = name(std::string(trace::to_string(r.kind))), .bytes = r.bytes, .source = source_});
+    out_.events.push_back({.kind = EventKind::transfer,
+                           .name = name(std::string(trace::to_string(r.kind))),
+                           .bytes = r.bytes,
+                           .source = source_});
   }
   void on(const trace::Set& r) {
     if (r.captured) return;
-    out_.events.push_back({.kind = EventKind::transfer, .name = name("memset"), .bytes = r.bytes, .source = source_});
+    out_.events.push_back(
+        {.kind = EventKind::transfer, .name = name("memset"), .bytes = r.bytes, .source = source_});
   }
   void on(const trace::RangePush& r) {
     out_.marks.push_back({out_.events.size(), name(std::string(tables_.string(r.name_id)))});
@@ -98,7 +111,8 @@ class Converter {
 
 EventStream event_stream(const trace::EventSource& source) {
   Converter converter(source.tables(), source.events());
-  source.read(converted, [&](const trace::Event& event, std::uint64_t index) { converter.add(event, index); });
+  source.read(converted,
+              [&](const trace::Event& event, std::uint64_t index) { converter.add(event, index); });
   return converter.finish();
 }
 

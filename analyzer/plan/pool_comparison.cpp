@@ -9,7 +9,8 @@
 
 namespace tidepool::plan {
 
-PoolComparison compare_pool_solvers(const iteration::EventStream& stream, const iteration::Detection& detection,
+PoolComparison compare_pool_solvers(const iteration::EventStream& stream,
+                                    const iteration::Detection& detection,
                                     double seconds_per_solver) {
   const iteration::IterationLifetimes lifetimes = iteration::lifetimes(stream, detection.reference_iteration());
   const packing::Problem problem = iteration::pool_problem(lifetimes);

@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "analyzer/plan/iteration_choice.h"
 #include "analyzer/iteration/detection.h"
 #include "analyzer/iteration/event_stream.h"
+#include "analyzer/plan/iteration_choice.h"
 
 namespace tidepool::plan {
 
@@ -30,7 +30,8 @@ struct PoolComparison {
 
 // The iterations `detection` found in `stream` (find_iterations), its reference one packed by each
 // solver. Throws std::runtime_error (one line) when the iteration cannot be planned.
-PoolComparison compare_pool_solvers(const iteration::EventStream& stream, const iteration::Detection& detection,
+PoolComparison compare_pool_solvers(const iteration::EventStream& stream,
+                                    const iteration::Detection& detection,
                                     double seconds_per_solver);
 
 }  // namespace tidepool::plan

@@ -30,18 +30,23 @@ std::unordered_map<std::uint64_t, BufferRef> buffer_refs(const iteration::EventS
 
 }  // namespace
 
-swap::TraceWindow trace_window(std::size_t trace_events, const iteration::EventStream& stream, iteration::Range range) {
-  const std::size_t end = range.end < stream.events.size() ? stream.events[range.end].source : trace_events;
+swap::TraceWindow trace_window(std::size_t trace_events, const iteration::EventStream& stream,
+                               iteration::Range range) {
+  const std::size_t end =
+      range.end < stream.events.size() ? stream.events[range.end].source : trace_events;
   return {stream.events[range.begin].source, end};
 }
 
 namespace {
 
 // The windows of the detection's iterations, the reference one first.
-std::vector<swap::TraceWindow> iteration_windows(std::size_t trace_events, const iteration::EventStream& stream,
+std::vector<swap::TraceWindow> iteration_windows(std::size_t trace_events,
+                                                 const iteration::EventStream& stream,
                                                  const iteration::Detection& detection) {
-  std::vector<swap::TraceWindow> windows{trace_window(trace_events, stream, detection.reference_iteration())};
-  for (const iteration::Range& r : detection.iterations) windows.push_back(trace_window(trace_events, stream, r));
+  std::vector<swap::TraceWindow> windows{
+      trace_window(trace_events, stream, detection.reference_iteration())};
+  for (const iteration::Range& r : detection.iterations)
+    windows.push_back(trace_window(trace_events, stream, r));
   return windows;
 }
 
@@ -53,8 +58,8 @@ swap::Model iteration_model(const trace::EventSource& source, const iteration::E
   return swap::model_from_trace(source, windows.front(), std::span(windows).subspan(1));
 }
 
-SwapPlan plan_swap(swap::Model model, const iteration::EventStream& stream, const iteration::Detection& detection,
-                   const SwapRequest& request) {
+SwapPlan plan_swap(swap::Model model, const iteration::EventStream& stream,
+                   const iteration::Detection& detection, const SwapRequest& request) {
   const swap::Planner planner = swap::parse_planner(request.planner);
   const swap::Link link = swap::parse_link(request.link);
   const iteration::Range range = detection.reference_iteration();

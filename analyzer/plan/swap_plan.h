@@ -42,7 +42,8 @@ struct SwapPlan {
 
 // The trace events [begin, end) of the stream's iteration `range`, in a trace of `trace_events`
 // events: what the swap model is built from (the stream's events point back into the trace).
-swap::TraceWindow trace_window(std::size_t trace_events, const iteration::EventStream& stream, iteration::Range range);
+swap::TraceWindow trace_window(std::size_t trace_events, const iteration::EventStream& stream,
+                               iteration::Range range);
 
 // The swap model of the detection's reference iteration, each buffer's accesses compared with
 // the other detected iterations (only buffers accessed the same way in all of them may move).
@@ -58,7 +59,7 @@ std::uint64_t peak_with_pool(const SwapPlan& swap, const PoolSection& pool);
 // Plans the reference iteration, whose model (iteration_model) is `model`. Throws
 // std::invalid_argument for a bad planner, link or target, std::runtime_error when a swap would
 // move a buffer the runtime cannot identify.
-SwapPlan plan_swap(swap::Model model, const iteration::EventStream& stream, const iteration::Detection& detection,
-                   const SwapRequest& request);
+SwapPlan plan_swap(swap::Model model, const iteration::EventStream& stream,
+                   const iteration::Detection& detection, const SwapRequest& request);
 
 }  // namespace tidepool::plan

@@ -14,13 +14,15 @@
 
 namespace tidepool::plan {
 
-Plan plan_from_trace(const trace::EventSource& source, std::string_view trace_path, const PlanRequest& request) {
+Plan plan_from_trace(const trace::EventSource& source, std::string_view trace_path,
+                     const PlanRequest& request) {
   const iteration::EventStream stream = iteration::event_stream(source);
   const iteration::Detection detection = find_iterations(stream, request.iteration);
   const iteration::Range reference = detection.reference_iteration();
 
   Plan plan;
-  plan.source = {std::string(trace_path), source.tables().header.program, source.tables().header.synthetic};
+  plan.source = {std::string(trace_path), source.tables().header.program,
+                 source.tables().header.synthetic};
   plan.fingerprint = fingerprint(stream, reference);
   plan.iteration = describe(stream, detection);
   std::optional<SwapPlan> swap;

@@ -33,7 +33,8 @@ struct PlanRequest {
 // A Trace, or a trace file read in order (trace/in_order.h): then the pool is planned from its
 // event stream (iteration/from_trace.h) and swaps from TraceFacts and the events of the iteration
 // they model (swap/from_trace.h), none holding the trace.
-Plan plan_from_trace(const trace::EventSource& source, std::string_view trace_path, const PlanRequest& request);
+Plan plan_from_trace(const trace::EventSource& source, std::string_view trace_path,
+                     const PlanRequest& request);
 
 // From a trace file, read in order. Also throws trace::TraceError for a file that cannot be read.
 struct FilePlan {

@@ -33,11 +33,13 @@ void count_operation(const trace::Record& record, ProcessReport& report) {
 // What the report says of the peak: the device allocations live just after the event that first
 // reached it (index `peak` in the trace), and the NVTX ranges pushed and not yet popped on that
 // event's thread then. One more pass, of the memory events and the range pushes and pops.
-void describe_peak(const trace::EventSource& source, uint64_t peak, uint32_t thread, ProcessReport& report) {
+void describe_peak(const trace::EventSource& source, uint64_t peak, uint32_t thread,
+                   ProcessReport& report) {
   MemoryReplay replay;
   std::vector<std::string> open;
   const auto wanted = [](trace::RecordTag tag) {
-    return MemoryReplay::applies_to(tag) || tag == trace::RecordTag::range_push || tag == trace::RecordTag::range_pop;
+    return MemoryReplay::applies_to(tag) || tag == trace::RecordTag::range_push ||
+           tag == trace::RecordTag::range_pop;
   };
   source.read(wanted, [&](const trace::Event& e, uint64_t index) {
     if (index > peak) return;
@@ -65,9 +67,11 @@ class SiteCounter {
     site.bytes_allocated += a->size;
   }
 
-  // Most bytes allocated first (ties by stack id), with what of them was live at the peak and leaked.
+  // Most bytes allocated first (ties by stack id), with what of them was live at the peak and
+  // leaked.
   std::vector<Site> sites(const ProcessReport& report) {
-    for (const AllocationInfo& a : report.live_at_peak) by_stack_[a.stack_id].live_at_peak_bytes += a.size;
+    for (const AllocationInfo& a : report.live_at_peak)
+      by_stack_[a.stack_id].live_at_peak_bytes += a.size;
     for (const AllocationInfo& a : report.leaks) by_stack_[a.stack_id].leaked_bytes += a.size;
     std::vector<Site> out;
     for (auto& [id, site] : by_stack_) out.push_back(site);
@@ -101,19 +105,20 @@ ProcessReport analyze(const trace::EventSource& source, const std::string& trace
   SizeHistogram sizes;
   SiteCounter sites;
   uint32_t peak_thread = 0;
-  source.read([](trace::RecordTag) { return true; }, [&](const trace::Event& e, uint64_t index) {
-    replay.apply(e);
-    if (replay.peak_event_index() == index) {
-      report.peak_time_ns = e.time_ns;
-      report.peak_seq = e.seq;
-      peak_thread = e.thread;
-    }
-    count_operation(e.record, report);
-    report.duration_ns = std::max(report.duration_ns, e.time_ns);
-    kernels.add(e);
-    sizes.add(e);
-    sites.add(e);
-  });
+  source.read([](trace::RecordTag) { return true; },
+              [&](const trace::Event& e, uint64_t index) {
+                replay.apply(e);
+                if (replay.peak_event_index() == index) {
+                  report.peak_time_ns = e.time_ns;
+                  report.peak_seq = e.seq;
+                  peak_thread = e.thread;
+                }
+                count_operation(e.record, report);
+                report.duration_ns = std::max(report.duration_ns, e.time_ns);
+                kernels.add(e);
+                sizes.add(e);
+                sites.add(e);
+              });
   report.peak_requested_bytes = replay.peak_device_bytes();
   report.allocations = replay.allocations();
   report.frees = replay.frees();
@@ -122,7 +127,8 @@ ProcessReport analyze(const trace::EventSource& source, const std::string& trace
   report.leaks = replay.live_device_allocations();
   for (const AllocationInfo& a : report.leaks) report.leaked_bytes += a.size;
   report.leaked_allocations = report.leaks.size();
-  if (const auto peak = replay.peak_event_index()) describe_peak(source, *peak, peak_thread, report);
+  if (const auto peak = replay.peak_event_index())
+    describe_peak(source, *peak, peak_thread, report);
   report.kernels = kernels.totals();
   report.size_histogram = sizes.buckets();
   report.sites = sites.sites(report);

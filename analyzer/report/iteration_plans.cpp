@@ -24,7 +24,8 @@ plan::IterationRequest iteration_request(const PlanOptions& options) {
 }
 
 void add_swap_rows(const trace::EventSource& source, const iteration::EventStream& stream,
-                   const iteration::Detection& detection, const swap::Link& link, IterationPlans& out) {
+                   const iteration::Detection& detection, const swap::Link& link,
+                   IterationPlans& out) {
   const swap::Model model = plan::iteration_model(source, stream, detection);
   out.durations_estimated = model.durations_estimated;
   for (const swap::Planner planner : kPlanners) {

@@ -28,7 +28,7 @@ class KernelCounter {
   const trace::Trace& tables_;
   std::unordered_map<uint64_t, uint64_t> sizes_;  // every allocation ever made, by id
   std::unordered_map<std::string, KernelTotals> kernels_;
-  std::unordered_set<uint64_t> seen_;             // the launch's allocations counted so far
+  std::unordered_set<uint64_t> seen_;  // the launch's allocations counted so far
 };
 
 }  // namespace tidepool::report

@@ -12,9 +12,9 @@ namespace {
 
 bool is_decision(trace::RecordTag tag) {
   using T = trace::RecordTag;
-  return tag == T::plan_installed || tag == T::pool_hit || tag == T::pool_miss || tag == T::fallback ||
-         tag == T::swap_out || tag == T::swap_in || tag == T::eviction || tag == T::map_deferred ||
-         tag == T::mapped_at_first_use || tag == T::return_to_recording;
+  return tag == T::plan_installed || tag == T::pool_hit || tag == T::pool_miss ||
+         tag == T::fallback || tag == T::swap_out || tag == T::swap_in || tag == T::eviction ||
+         tag == T::map_deferred || tag == T::mapped_at_first_use || tag == T::return_to_recording;
 }
 
 // Counts reasons by their text; an unnamed reason (string id 0) reads "(no reason given)".
@@ -48,8 +48,10 @@ std::optional<RuntimeDecisions> runtime_decisions(const trace::EventSource& sour
   bool any = false;
   source.read(is_decision, [&](const trace::Event& e, uint64_t) {
     any = true;
-    if (const auto* hit = std::get_if<trace::PoolHit>(&e.record)) pool_hit_ids.insert(hit->alloc_id);
-    if (const auto* deferred = std::get_if<trace::MapDeferred>(&e.record)) deferred_ids.insert(deferred->alloc_id);
+    if (const auto* hit = std::get_if<trace::PoolHit>(&e.record))
+      pool_hit_ids.insert(hit->alloc_id);
+    if (const auto* deferred = std::get_if<trace::MapDeferred>(&e.record))
+      deferred_ids.insert(deferred->alloc_id);
   });
   if (!any) return std::nullopt;
 
@@ -58,7 +60,9 @@ std::optional<RuntimeDecisions> runtime_decisions(const trace::EventSource& sour
   ReasonTally misses, fallbacks, returns;
   bool on_demand_untimed = false;
   OptimizedMemoryReplay memory(std::move(pool_hit_ids), std::move(deferred_ids));
-  const auto replayed = [](trace::RecordTag tag) { return is_decision(tag) || MemoryReplay::applies_to(tag); };
+  const auto replayed = [](trace::RecordTag tag) {
+    return is_decision(tag) || MemoryReplay::applies_to(tag);
+  };
   source.read(replayed, [&](const trace::Event& e, uint64_t) {
     memory.apply(e);
     std::visit(

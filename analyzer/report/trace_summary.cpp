@@ -17,14 +17,17 @@ TraceSummary summarize_trace(const std::filesystem::path& path) {
   summary.truncated = reader.trace().truncated;
 
   MemoryReplay memory;
-  reader.read([](trace::RecordTag tag) { return tag == trace::RecordTag::launch || MemoryReplay::applies_to(tag); },
-              [&](trace::Event&& e, uint64_t) {
-                if (const auto* launch = std::get_if<trace::Launch>(&e.record)) {
-                  if (!launch->captured) ++summary.kernel_launches;
-                } else {
-                  memory.apply(e);
-                }
-              });
+  reader.read(
+      [](trace::RecordTag tag) {
+        return tag == trace::RecordTag::launch || MemoryReplay::applies_to(tag);
+      },
+      [&](trace::Event&& e, uint64_t) {
+        if (const auto* launch = std::get_if<trace::Launch>(&e.record)) {
+          if (!launch->captured) ++summary.kernel_launches;
+        } else {
+          memory.apply(e);
+        }
+      });
   summary.peak_requested_bytes = memory.peak_device_bytes();
   summary.allocations = memory.allocations();
   summary.frees = memory.frees();

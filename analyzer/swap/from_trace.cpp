@@ -160,7 +160,8 @@ std::vector<TraceWindow> nvtx_iterations(const trace::Trace& trace, std::string_
   return windows;
 }
 
-Model model_from_trace(const trace::EventSource& source, TraceWindow window, std::span<const TraceWindow> others) {
+Model model_from_trace(const trace::EventSource& source, TraceWindow window,
+                       std::span<const TraceWindow> others) {
   check_window(source.events(), window);
   for (const TraceWindow& other : others) check_window(source.events(), other);
   const TraceFacts facts(source);

@@ -35,6 +35,7 @@ std::vector<TraceWindow> nvtx_iterations(const trace::Trace& trace, std::string_
 // (persistent buffers by allocation, the iteration's own by their ordinal among its device
 // allocations). std::invalid_argument when a window is empty, out of range, or holds no operation.
 // From a file read in order (trace/in_order.h) it holds no events but the window's.
-Model model_from_trace(const trace::EventSource& source, TraceWindow window, std::span<const TraceWindow> others = {});
+Model model_from_trace(const trace::EventSource& source, TraceWindow window,
+                       std::span<const TraceWindow> others = {});
 
 }  // namespace tidepool::swap

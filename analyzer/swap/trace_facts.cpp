@@ -73,8 +73,9 @@ namespace {
 // The records the facts come from.
 bool facts_need(trace::RecordTag tag) {
   using T = trace::RecordTag;
-  return tag == T::alloc || tag == T::free || tag == T::indirect_ref || tag == T::address_query || tag == T::launch ||
-         tag == T::graph_launch || tag == T::copy || tag == T::set || tag == T::device_timing;
+  return tag == T::alloc || tag == T::free || tag == T::indirect_ref || tag == T::address_query ||
+         tag == T::launch || tag == T::graph_launch || tag == T::copy || tag == T::set ||
+         tag == T::device_timing;
 }
 
 }  // namespace
@@ -82,7 +83,9 @@ bool facts_need(trace::RecordTag tag) {
 TraceFacts::TraceFacts(const trace::EventSource& source) {
   Scan scan;
   ops_before_.reserve(source.events() + 1);
-  source.read(facts_need, [&](const trace::Event& event, std::uint64_t index) { add(event.record, index, scan); });
+  source.read(facts_need, [&](const trace::Event& event, std::uint64_t index) {
+    add(event.record, index, scan);
+  });
   finish(source.events(), scan);
 }
 
@@ -93,7 +96,8 @@ void TraceFacts::add(const trace::Record& record, std::size_t i, Scan& scan) {
     if (const auto it = index_of_.find(alloc_id); it != index_of_.end())
       scan.accesses.push_back({it->second, Access{ops - 1, write, by_kernel}});
   };
-  if (const std::uint64_t kind = op_kind(record); kind != 0 || std::holds_alternative<trace::GraphLaunch>(record)) {
+  if (const std::uint64_t kind = op_kind(record);
+      kind != 0 || std::holds_alternative<trace::GraphLaunch>(record)) {
     const bool op = is_model_op(record);
     scan.records.push_back({op_id_of(record), kind, op ? ops : kNoOp, estimated_seconds(record)});
     if (op) {
@@ -101,39 +105,45 @@ void TraceFacts::add(const trace::Record& record, std::size_t i, Scan& scan) {
       ++ops;
     }
   }
-  std::visit([&](const auto& r) {
-    using T = std::decay_t<decltype(r)>;
-    auto pin = [&](std::uint64_t id) {
-      if (auto it = index_of_.find(id); it != index_of_.end()) allocations_[it->second].never_swapped = true;
-    };
-    if constexpr (std::is_same_v<T, trace::Alloc>) {
-      // A captured allocation or free is a node of a graph, not memory obtained or released now.
-      if (trace::is_device_memory(r.kind) && !r.captured) {
-        index_of_[r.alloc_id] = static_cast<std::uint32_t>(allocations_.size());
-        allocations_.push_back({r.alloc_id, r.size, i});
-      }
-    } else if constexpr (std::is_same_v<T, trace::Free>) {
-      if (r.captured) return;
-      if (auto it = index_of_.find(r.alloc_id); it != index_of_.end()) allocations_[it->second].free_event = i;
-    } else if constexpr (std::is_same_v<T, trace::IndirectRef> || std::is_same_v<T, trace::AddressQuery>) {
-      pin(r.alloc_id);
-    } else if constexpr (std::is_same_v<T, trace::Launch>) {
-      if (!r.params_decoded) scan.undecoded.push_back(i);
-      if (r.captured) return;
-      for (const trace::Access& a : r.accesses) access(a.alloc_id, true, true);
-    } else if constexpr (std::is_same_v<T, trace::GraphLaunch>) {
-      scan.undecoded.push_back(i);
-    } else if constexpr (std::is_same_v<T, trace::Copy>) {
-      if (r.captured) return;
-      access(r.src.alloc_id, false, false);
-      access(r.dst.alloc_id, true, false);
-    } else if constexpr (std::is_same_v<T, trace::Set>) {
-      if (r.captured) return;
-      access(r.dst.alloc_id, true, false);
-    } else if constexpr (std::is_same_v<T, trace::DeviceTiming>) {
-      scan.timings.push_back({r.op_id, static_cast<double>(r.end_ns - r.start_ns) * 1e-9});
-    }
-  }, record);
+  std::visit(
+      [&](const auto& r) {
+        using T = std::decay_t<decltype(r)>;
+        auto pin = [&](std::uint64_t id) {
+          if (auto it = index_of_.find(id); it != index_of_.end())
+            allocations_[it->second].never_swapped = true;
+        };
+        if constexpr (std::is_same_v<T, trace::Alloc>) {
+          // A captured allocation or free is a node of a graph, not memory obtained or released
+          // now.
+          if (trace::is_device_memory(r.kind) && !r.captured) {
+            index_of_[r.alloc_id] = static_cast<std::uint32_t>(allocations_.size());
+            allocations_.push_back({r.alloc_id, r.size, i});
+          }
+        } else if constexpr (std::is_same_v<T, trace::Free>) {
+          if (r.captured) return;
+          if (auto it = index_of_.find(r.alloc_id); it != index_of_.end())
+            allocations_[it->second].free_event = i;
+        } else if constexpr (std::is_same_v<T, trace::IndirectRef> ||
+                             std::is_same_v<T, trace::AddressQuery>) {
+          pin(r.alloc_id);
+        } else if constexpr (std::is_same_v<T, trace::Launch>) {
+          if (!r.params_decoded) scan.undecoded.push_back(i);
+          if (r.captured) return;
+          for (const trace::Access& a : r.accesses) access(a.alloc_id, true, true);
+        } else if constexpr (std::is_same_v<T, trace::GraphLaunch>) {
+          scan.undecoded.push_back(i);
+        } else if constexpr (std::is_same_v<T, trace::Copy>) {
+          if (r.captured) return;
+          access(r.src.alloc_id, false, false);
+          access(r.dst.alloc_id, true, false);
+        } else if constexpr (std::is_same_v<T, trace::Set>) {
+          if (r.captured) return;
+          access(r.dst.alloc_id, true, false);
+        } else if constexpr (std::is_same_v<T, trace::DeviceTiming>) {
+          scan.timings.push_back({r.op_id, static_cast<double>(r.end_ns - r.start_ns) * 1e-9});
+        }
+      },
+      record);
 }
 
 void TraceFacts::finish(std::size_t events, Scan& scan) {

@@ -15,7 +15,11 @@ namespace {
 class OpBuilder {
  public:
   OpBuilder(const trace::Trace& tables, const TraceFacts& facts, TraceWindow window, Model& model)
-      : tables_(tables), facts_(facts), window_(window), first_op_(facts.ops_before(window.begin)), model_(model) {}
+      : tables_(tables),
+        facts_(facts),
+        window_(window),
+        first_op_(facts.ops_before(window.begin)),
+        model_(model) {}
 
   void add_ops(std::span<const trace::Event> events) {
     model_.ops.reserve(facts_.ops_before(window_.end) - first_op_);
@@ -67,7 +71,8 @@ class OpBuilder {
       using T = std::decay_t<decltype(r)>;
       if constexpr (std::is_same_v<T, trace::Launch>) {
         if (r.captured) return;
-        add_op(OpKind::kernel, Engine::compute, r.op_id, r.stream, std::string(tables_.string(r.kernel_name_id)));
+        add_op(OpKind::kernel, Engine::compute, r.op_id, r.stream,
+               std::string(tables_.string(r.kernel_name_id)));
       } else if constexpr (std::is_same_v<T, trace::GraphLaunch>) {
         add_op(OpKind::kernel, Engine::compute, r.op_id, r.stream, "<graph>");
       } else if constexpr (std::is_same_v<T, trace::Copy>) {
@@ -111,16 +116,16 @@ class OpBuilder {
 
 }  // namespace
 
-void add_window_ops(std::span<const trace::Event> events, const trace::Trace& tables, const TraceFacts& facts,
-                    TraceWindow window, Model& model) {
+void add_window_ops(std::span<const trace::Event> events, const trace::Trace& tables,
+                    const TraceFacts& facts, TraceWindow window, Model& model) {
   OpBuilder(tables, facts, window, model).add_ops(events);
 }
 
 bool window_ops_need(trace::RecordTag tag) {
   using T = trace::RecordTag;
-  return tag == T::launch || tag == T::graph_launch || tag == T::copy || tag == T::set || tag == T::event_record ||
-         tag == T::stream_wait_event || tag == T::event_synchronize || tag == T::stream_synchronize ||
-         tag == T::context_synchronize || tag == T::free;
+  return tag == T::launch || tag == T::graph_launch || tag == T::copy || tag == T::set ||
+         tag == T::event_record || tag == T::stream_wait_event || tag == T::event_synchronize ||
+         tag == T::stream_synchronize || tag == T::context_synchronize || tag == T::free;
 }
 
 }  // namespace tidepool::swap

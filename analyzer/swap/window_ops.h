@@ -13,12 +13,12 @@
 
 namespace tidepool::swap {
 
-// Appends the window's ops to model.ops (and sets durations_estimated when a cost model filled one).
-// `events`: the trace's events [window.begin, window.end) in order, of which only launches, copies,
-// sets, graph launches, frees, event records and waits and synchronizations matter
+// Appends the window's ops to model.ops (and sets durations_estimated when a cost model filled
+// one). `events`: the trace's events [window.begin, window.end) in order, of which only launches,
+// copies, sets, graph launches, frees, event records and waits and synchronizations matter
 // (window_ops_need); `tables` gives kernel names.
-void add_window_ops(std::span<const trace::Event> events, const trace::Trace& tables, const TraceFacts& facts,
-                    TraceWindow window, Model& model);
+void add_window_ops(std::span<const trace::Event> events, const trace::Trace& tables,
+                    const TraceFacts& facts, TraceWindow window, Model& model);
 
 // Whether records of this tag can change the window's ops.
 bool window_ops_need(trace::RecordTag tag);

@@ -17,8 +17,9 @@ class EventSource {
   using Visit = std::function<void(const Event& event, uint64_t index)>;
 
   // Implicit: wherever a source is asked for, a Trace or a reader will do. Either must outlive it.
-  EventSource(const Trace& trace) : trace_(&trace) {}          // NOLINT(google-explicit-constructor)
-  EventSource(const InOrderReader& reader) : reader_(&reader) {}  // NOLINT(google-explicit-constructor)
+  EventSource(const Trace& trace) : trace_(&trace) {}  // NOLINT(google-explicit-constructor)
+  EventSource(const InOrderReader& reader)
+      : reader_(&reader) {}  // NOLINT(google-explicit-constructor)
 
   // The header, modules, stacks, strings and truncated flag (the reader's hold no events).
   const Trace& tables() const { return reader_ ? reader_->trace() : *trace_; }

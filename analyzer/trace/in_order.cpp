@@ -18,7 +18,8 @@ constexpr bool event_tags_fit_a_byte() {
   if constexpr (I == std::variant_size_v<Record>) {
     return true;
   } else {
-    return static_cast<uint32_t>(std::variant_alternative_t<I, Record>::tag) < 0xff && event_tags_fit_a_byte<I + 1>();
+    return static_cast<uint32_t>(std::variant_alternative_t<I, Record>::tag) < 0xff &&
+           event_tags_fit_a_byte<I + 1>();
   }
 }
 static_assert(event_tags_fit_a_byte(), "InOrderReader keeps an event's tag in a byte");
@@ -37,12 +38,14 @@ InOrderReader::InOrderReader(std::filesystem::path path) : path_(std::move(path)
     }
     Page& page = pages_[it->second];
     const size_t slot = seq % kPageSeqs;
-    if (page.tags[slot] == Page::kAbsent) ++events_;  // a number is one event (read_trace would keep both)
+    if (page.tags[slot] == Page::kAbsent)
+      ++events_;  // a number is one event (read_trace would keep both)
     page.tags[slot] = static_cast<uint8_t>(tag);
     page.present[slot / 64] |= uint64_t{1} << (slot % 64);
     return true;
   });
-  std::sort(pages_.begin(), pages_.end(), [](const Page& a, const Page& b) { return a.number < b.number; });
+  std::sort(pages_.begin(), pages_.end(),
+            [](const Page& a, const Page& b) { return a.number < b.number; });
   uint64_t below = 0;
   for (Page& page : pages_) {
     page.below = below;
@@ -54,7 +57,8 @@ uint64_t InOrderReader::Page::events_below(size_t slot) const {
   uint64_t n = 0;
   for (size_t word = 0; word < present.size() && word * 64 < slot; ++word) {
     const size_t bits = std::min<size_t>(64, slot - word * 64);
-    n += static_cast<uint64_t>(std::popcount(bits == 64 ? present[word] : present[word] & ((uint64_t{1} << bits) - 1)));
+    n += static_cast<uint64_t>(
+        std::popcount(bits == 64 ? present[word] : present[word] & ((uint64_t{1} << bits) - 1)));
   }
   return n;
 }
@@ -63,11 +67,15 @@ uint64_t InOrderReader::index_of(uint64_t seq, size_t& hint) const {
   const uint64_t number = seq / kPageSeqs;
   if (hint >= pages_.size() || pages_[hint].number > number) hint = 0;
   // Events mostly come in order: walk on from the hint a few pages, then search.
-  for (int step = 0; step < 4 && hint + 1 < pages_.size() && pages_[hint + 1].number <= number; ++step) ++hint;
+  for (int step = 0; step < 4 && hint + 1 < pages_.size() && pages_[hint + 1].number <= number;
+       ++step)
+    ++hint;
   if (hint + 1 < pages_.size() && pages_[hint + 1].number <= number) {
-    hint = static_cast<size_t>(std::upper_bound(pages_.begin() + static_cast<std::ptrdiff_t>(hint), pages_.end(), number,
-                                                [](uint64_t n, const Page& p) { return n < p.number; }) -
-                               pages_.begin()) - 1;
+    hint = static_cast<size_t>(
+               std::upper_bound(pages_.begin() + static_cast<std::ptrdiff_t>(hint), pages_.end(),
+                                number, [](uint64_t n, const Page& p) { return n < p.number; }) -
+               pages_.begin()) -
+           1;
   }
   if (pages_.empty() || pages_[hint].number > number) return 0;
   const Page& page = pages_[hint];
@@ -117,10 +125,13 @@ void InOrderReader::read(const Wanted& wanted, const Visit& visit) const {
       [&](Event& e) {
         waiting.push_back(std::move(e));
         std::push_heap(waiting.begin(), waiting.end(), later_first);
-        while (!waiting.empty() && next_seq != UINT64_MAX && waiting.front().seq <= next_seq) hand_over_first();
+        while (!waiting.empty() && next_seq != UINT64_MAX && waiting.front().seq <= next_seq)
+          hand_over_first();
         return false;
       },
-      [&](RecordTag tag, uint64_t) { return static_cast<uint32_t>(tag) >= Page::kAbsent || !wants[static_cast<uint32_t>(tag)]; });
+      [&](RecordTag tag, uint64_t) {
+        return static_cast<uint32_t>(tag) >= Page::kAbsent || !wants[static_cast<uint32_t>(tag)];
+      });
   while (!waiting.empty()) hand_over_first();
 }
 

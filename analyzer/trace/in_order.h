@@ -53,7 +53,8 @@ class InOrderReader {
     uint64_t events_below(size_t slot) const;
   };
 
-  // The index read_trace() would give the event numbered seq; `hint` is a page at or before its own.
+  // The index read_trace() would give the event numbered seq; `hint` is a page at or before its
+  // own.
   uint64_t index_of(uint64_t seq, size_t& hint) const;
 
   std::filesystem::path path_;

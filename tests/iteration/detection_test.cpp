@@ -62,8 +62,9 @@ TEST(DetectByPeriod, NoiseInsertionsAndDeletionsKeepTheBoundaries) {
   auto& events = b.stream().events;
   const std::size_t p = step_length();
   events[prologue + 3 * p + 4].name = b.stream().intern("relu");                      // a different kernel
-  events.insert(events.begin() + static_cast<std::ptrdiff_t>(prologue + 6 * p + 10),  // one more launch
-                Event{.kind = EventKind::launch, .name = b.stream().intern("extra")});
+  events.insert(
+      events.begin() + static_cast<std::ptrdiff_t>(prologue + 6 * p + 10),  // one more launch
+      Event{.kind = EventKind::launch, .name = b.stream().intern("extra")});
   events.erase(events.begin() + static_cast<std::ptrdiff_t>(prologue + 9 * p + 1 + 3));  // a launch less
   const auto d = detect_by_period(b.stream());
   ASSERT_TRUE(d);

@@ -1,4 +1,5 @@
-// The building blocks of period finding: the FFT's autocorrelation against the direct sum, and window hashes.
+// The building blocks of period finding: the FFT's autocorrelation against the direct sum, and
+// window hashes.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -13,7 +14,8 @@ namespace tidepool::iteration {
 namespace {
 
 // size * sum_i x[(i + lag) % size] * conj(x[i]), in doubles.
-std::complex<double> direct_autocorrelation(const std::vector<std::complex<float>>& x, std::size_t lag) {
+std::complex<double> direct_autocorrelation(const std::vector<std::complex<float>>& x,
+                                            std::size_t lag) {
   std::complex<double> sum = 0;
   for (std::size_t i = 0; i < x.size(); ++i)
     sum += std::complex<double>(x[(i + lag) % x.size()]) * std::conj(std::complex<double>(x[i]));
@@ -46,8 +48,9 @@ TEST(CircularAutocorrelation, MatchesTheDirectSumBeyondOneBlock) {
   std::vector<std::complex<float>> y = x;
   circular_autocorrelation(y);
   const double scale = direct_autocorrelation(x, 0).real();
-  for (const std::size_t lag : {std::size_t{0}, std::size_t{1}, std::size_t{5}, std::size_t{21}, kFftBlock - 1, kFftBlock,
-                                kFftBlock + 3, 2 * kFftBlock + 7, n / 2, n - 1}) {
+  for (const std::size_t lag :
+       {std::size_t{0}, std::size_t{1}, std::size_t{5}, std::size_t{21}, kFftBlock - 1, kFftBlock,
+        kFftBlock + 3, 2 * kFftBlock + 7, n / 2, n - 1}) {
     const std::complex<double> direct = direct_autocorrelation(x, lag);
     EXPECT_NEAR(y[lag].real() / scale, direct.real() / scale, 1e-4) << lag;
     EXPECT_NEAR(y[lag].imag() / scale, direct.imag() / scale, 1e-4) << lag;

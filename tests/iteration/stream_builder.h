@@ -20,8 +20,12 @@ class StreamBuilder {
     stream_.events.push_back({.kind = EventKind::alloc, .allocation = id, .bytes = bytes});
     return id;
   }
-  void free(std::uint64_t id) { stream_.events.push_back({.kind = EventKind::free, .allocation = id, .bytes = sizes_[id]}); }
-  void launch(const std::string& kernel) { stream_.events.push_back({.kind = EventKind::launch, .name = stream_.intern(kernel)}); }
+  void free(std::uint64_t id) {
+    stream_.events.push_back({.kind = EventKind::free, .allocation = id, .bytes = sizes_[id]});
+  }
+  void launch(const std::string& kernel) {
+    stream_.events.push_back({.kind = EventKind::launch, .name = stream_.intern(kernel)});
+  }
   void mark(const std::string& range) { stream_.marks.push_back({stream_.events.size(), stream_.intern(range)}); }
   std::size_t size() const { return stream_.events.size(); }
   EventStream& stream() { return stream_; }

@@ -1,4 +1,6 @@
 // Pool plans and solver comparisons made from a trace.
+#include "analyzer/plan/trace_plan.h"
+
 #include <gtest/gtest.h>
 
 #include <stdexcept>
@@ -6,7 +8,6 @@
 #include "analyzer/iteration/from_trace.h"
 #include "analyzer/plan/plan_io.h"
 #include "analyzer/plan/pool_comparison.h"
-#include "analyzer/plan/trace_plan.h"
 #include "analyzer/trace/reader.h"
 #include "tests/support/files.h"
 #include "training_trace.h"

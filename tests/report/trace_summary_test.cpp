@@ -15,8 +15,8 @@
 #include "analyzer/trace/in_order.h"
 #include "analyzer/trace/reader.h"
 #include "analyzer/trace/save.h"
-#include "tests/support/files.h"
 #include "decisions_trace.h"
+#include "tests/support/files.h"
 #include "trace_builder.h"
 
 namespace tidepool::report {
@@ -165,11 +165,13 @@ TEST(ReportFromFile, IsTheReportOfTheTraceInMemory) {
   // repeating one whose iteration the plans section finds.
   trace::Trace ranges = mixed_workload(5);
   for (size_t i = 0; i < ranges.events.size(); i += 97) {
-    ranges.events[i].record = (i / 97) % 3 == 2 ? trace::Record(trace::RangePop{}) : trace::Record(trace::RangePush{.name_id = 0});
+    ranges.events[i].record = (i / 97) % 3 == 2 ? trace::Record(trace::RangePop{})
+                                                : trace::Record(trace::RangePush{.name_id = 0});
   }
   TraceBuilder repeating;
   for (int step = 0; step < 12; ++step) {
-    const uint64_t a = repeating.alloc(AllocKind::device, 1 << 20), b = repeating.alloc(AllocKind::device, 2 << 20);
+    const uint64_t a = repeating.alloc(AllocKind::device, 1 << 20),
+                   b = repeating.alloc(AllocKind::device, 2 << 20);
     repeating.launch("forward", {a, b});
     repeating.free(a);
     repeating.launch("backward", {b});

@@ -3,11 +3,12 @@
 // buffers (indirect, queried, undecoded, accessed differently across iterations), engines and host
 // waits, durations of untimed ops, and NVTX iteration windows; the same models from a file read in
 // order.
+#include "analyzer/swap/from_trace.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
 
-#include "analyzer/swap/from_trace.h"
 #include "analyzer/trace/save.h"
 #include "tests/support/files.h"
 

@@ -37,7 +37,10 @@ std::vector<uint8_t> shuffled_trace(std::vector<Event>& in_sequence_order) {
   std::mt19937_64 rng(7);
   for (size_t begin = 0; begin < file_order.size(); begin += 500) {
     const auto first = file_order.begin() + static_cast<std::ptrdiff_t>(begin);
-    std::shuffle(first, first + std::min<std::ptrdiff_t>(500, static_cast<std::ptrdiff_t>(file_order.size() - begin)), rng);
+    std::shuffle(first,
+                 first + std::min<std::ptrdiff_t>(
+                             500, static_cast<std::ptrdiff_t>(file_order.size() - begin)),
+                 rng);
   }
   return write_bytes(sample_header(), 4096, [&](Writer& w) {
     w.append(String{1, "gemm"});
@@ -86,7 +89,9 @@ TEST(InOrderReader, HandsOverOnlyTheWantedTagsAtTheirIndicesInTheWholeTrace) {
   const std::vector<uint8_t> bytes = shuffled_trace(events);
   test_support::TempDir dir("tidepool-in-order-wanted");
   const InOrderReader reader(write_file(dir.path() / "t.tpt", bytes));
-  const auto wanted = [](RecordTag tag) { return tag == RecordTag::alloc || tag == RecordTag::launch || tag == RecordTag::range_pop; };
+  const auto wanted = [](RecordTag tag) {
+    return tag == RecordTag::alloc || tag == RecordTag::launch || tag == RecordTag::range_pop;
+  };
   Visited expected;
   for (size_t i = 0; i < events.size(); ++i) {
     if (!wanted(tag_of(events[i].record))) continue;
@@ -125,7 +130,8 @@ TEST(InOrderReader, NamesTheFileInItsErrors) {
   } catch (const TraceError& e) {
     EXPECT_EQ(std::string(e.what()).rfind(missing.string() + ": ", 0), 0u) << e.what();
   }
-  const std::filesystem::path junk = write_file(dir.path() / "junk.tpt", std::vector<uint8_t>(100, 7));
+  const std::filesystem::path junk =
+      write_file(dir.path() / "junk.tpt", std::vector<uint8_t>(100, 7));
   EXPECT_THROW(InOrderReader{junk}, TraceError);
 }
 

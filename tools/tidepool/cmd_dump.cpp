@@ -29,7 +29,8 @@ void run_dump(const std::string& path) {
   for (const auto& [id, frames] : trace.stacks) stack_ids.push_back(id);
   std::sort(stack_ids.begin(), stack_ids.end());
   for (uint32_t id : stack_ids) print(trace::to_text(trace::Stack{id, trace.stacks.at(id)}));
-  reader.read([](trace::RecordTag) { return true; }, [&](trace::Event&& e, uint64_t) { print(trace::to_text(trace, e)); });
+  reader.read([](trace::RecordTag) { return true; },
+              [&](trace::Event&& e, uint64_t) { print(trace::to_text(trace, e)); });
   if (trace.truncated) {
     std::fprintf(stderr, "tidepool: warning: %s is truncated; read up to its last whole record\n",
                  path.c_str());

@@ -28,6 +28,10 @@ constexpr uint64_t kPageSeqs = 256;
 
 }  // namespace
 
+WantedTags::WantedTags(const std::function<bool(RecordTag tag)>& wanted) {
+  for (size_t t = 0; t < wants_.size(); ++t) wants_[t] = wanted(static_cast<RecordTag>(t));
+}
+
 InOrderReader::InOrderReader(std::filesystem::path path) : path_(std::move(path)) {
   std::unordered_map<uint64_t, size_t> page_of;  // page number -> index in pages_
   trace_ = read_trace(path_, {}, [&](RecordTag tag, uint64_t seq) {
@@ -83,9 +87,7 @@ uint64_t InOrderReader::index_of(uint64_t seq, size_t& hint) const {
 }
 
 void InOrderReader::read(const Wanted& wanted, const Visit& visit) const {
-  // Which tags are wanted, asked once each.
-  std::array<bool, 256> wants{};
-  for (size_t t = 0; t < Page::kAbsent; ++t) wants[t] = wanted(static_cast<RecordTag>(t));
+  const WantedTags wants(wanted);
 
   // (page, slot) walks the first pass's events to the next wanted one: everything numbered up to
   // it that has arrived can go. `next_seq` is its number, UINT64_MAX past the last.
@@ -95,7 +97,7 @@ void InOrderReader::read(const Wanted& wanted, const Visit& visit) const {
     for (; page < pages_.size(); ++page, slot = 0) {
       for (; slot < kPageSeqs; ++slot) {
         const uint8_t tag = pages_[page].tags[slot];
-        if (tag != Page::kAbsent && wants[tag]) {
+        if (tag != Page::kAbsent && wants(static_cast<RecordTag>(tag))) {
           next_seq = pages_[page].number * kPageSeqs + slot;
           return;
         }
@@ -129,9 +131,7 @@ void InOrderReader::read(const Wanted& wanted, const Visit& visit) const {
           hand_over_first();
         return false;
       },
-      [&](RecordTag tag, uint64_t) {
-        return static_cast<uint32_t>(tag) >= Page::kAbsent || !wants[static_cast<uint32_t>(tag)];
-      });
+      [&](RecordTag tag, uint64_t) { return !wants(tag); });
   while (!waiting.empty()) hand_over_first();
 }
 

@@ -23,6 +23,20 @@
 
 namespace tidepool::trace {
 
+// Which record tags a read wants, asked once per tag value: every event tag is below 255
+// (in_order.cpp checks), so a tag at or above it is never wanted.
+class WantedTags {
+ public:
+  explicit WantedTags(const std::function<bool(RecordTag tag)>& wanted);
+  bool operator()(RecordTag tag) const {
+    const auto value = static_cast<uint32_t>(tag);
+    return value < wants_.size() && wants_[value];
+  }
+
+ private:
+  std::array<bool, 255> wants_{};
+};
+
 class InOrderReader {
  public:
   using Wanted = std::function<bool(RecordTag tag)>;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 #include <tuple>
+#include <span>
 #include <utility>
 
 #include "analyzer/iteration/detection.h"
@@ -18,27 +19,50 @@ constexpr std::size_t max_drift = 32;
 // An iteration that matches no copy exactly counts if this much of it matches event by event.
 constexpr double min_window_match = 0.5;
 
-// Bytes and allocations live before each position 0..n of the stream.
+// Bytes and allocations live before each position 0..n of the stream. Kept every `stride`
+// positions and counted on from there: 16 bytes a position would be most of what detection holds.
 using Live = std::pair<std::uint64_t, std::uint64_t>;
-std::vector<Live> live_before(const EventStream& stream) {
-  std::vector<Live> live{{0, 0}};
-  for (const Event& e : stream.events) {
-    Live next = live.back();
-    if (e.kind == EventKind::alloc) next.first += e.bytes, ++next.second;
-    if (e.kind == EventKind::free) next.first -= e.bytes, --next.second;
-    live.push_back(next);
+class LiveBefore {
+ public:
+  explicit LiveBefore(const EventStream& stream) : events_(stream.events) {
+    checkpoints_.reserve(events_.size() / stride + 1);
+    Live live{0, 0};
+    for (std::size_t i = 0; i < events_.size(); ++i) {
+      if (i % stride == 0) checkpoints_.push_back(live);
+      live = after(live, events_[i]);
+    }
+    if (events_.size() % stride == 0) checkpoints_.push_back(live);
   }
-  return live;
-}
+
+  Live at(std::size_t position) const {
+    Live live = checkpoints_[position / stride];
+    for (std::size_t i = position - position % stride; i < position; ++i) live = after(live, events_[i]);
+    return live;
+  }
+
+  static Live after(Live live, const Event& e) {
+    if (e.kind == EventKind::alloc) live.first += e.bytes, ++live.second;
+    if (e.kind == EventKind::free) live.first -= e.bytes, --live.second;
+    return live;
+  }
+
+ private:
+  static constexpr std::size_t stride = 64;
+  std::span<const Event> events_;
+  std::vector<Live> checkpoints_;  // checkpoints_[k]: live before position k * stride
+};
 
 // The boundary among positions [begin, begin + period): where the fewest bytes (then the fewest
 // allocations) are live, as at the end of a training step; ties go to the position whose event
 // has the smallest symbol, which does not depend on where the search started.
-std::size_t boundary_phase(std::span<const Live> live, std::span<const std::uint64_t> symbols, std::size_t begin,
-                           std::size_t period) {
+std::size_t boundary_phase(const LiveBefore& live, std::span<const std::uint64_t> symbols,
+                           std::span<const Event> events, std::size_t begin, std::size_t period) {
   std::size_t best = begin;
-  for (std::size_t i = begin + 1; i < begin + period; ++i)
-    if (std::tie(live[i], symbols[i]) < std::tie(live[best], symbols[best])) best = i;
+  Live best_live = live.at(begin), here = best_live;
+  for (std::size_t i = begin + 1; i < begin + period; ++i) {
+    here = LiveBefore::after(here, events[i - 1]);
+    if (std::tie(here, symbols[i]) < std::tie(best_live, symbols[best])) best = i, best_live = here;
+  }
   return best;
 }
 
@@ -59,7 +83,7 @@ double position_match(std::span<const std::uint64_t> s, std::size_t a, std::size
 // that differs, to where the next (or previous) copy of the reference starts, within a drift.
 struct Walker {
   std::span<const std::uint64_t> s;
-  std::span<const Live> live;
+  const LiveBefore& live;
   const WindowHasher& hash;
   std::size_t p;
   std::uint64_t reference;
@@ -70,7 +94,7 @@ struct Walker {
   // An iteration that matches no copy of the reference exactly: it still counts when it starts and
   // ends with as much memory live as the reference does, and mostly matches it event by event.
   bool resembles(std::size_t begin) const {
-    return live[begin] == live[reference_begin] && live[begin + p] == live[reference_begin + p] &&
+    return live.at(begin) == live.at(reference_begin) && live.at(begin + p) == live.at(reference_begin + p) &&
            position_match(s, begin, reference_begin, p) >= min_window_match;
   }
 
@@ -120,8 +144,8 @@ std::optional<Detection> detect_by_period(const EventStream& stream) {
   const std::size_t p = found->period, n = s.size();
   const WindowHasher hash(s);
 
-  const std::vector<Live> live = live_before(stream);
-  const std::size_t start = boundary_phase(live, s, found->region.begin, p);
+  const LiveBefore live(stream);
+  const std::size_t start = boundary_phase(live, s, stream.events, found->region.begin, p);
   std::vector<std::uint64_t> windows;
   for (std::size_t c = start; c + p <= n; c += p) windows.push_back(hash({c, c + p}));
   const auto [common, occurrences] = most_common(windows);
@@ -130,7 +154,7 @@ std::optional<Detection> detect_by_period(const EventStream& stream) {
   while (hash({reference_begin, reference_begin + p}) != common) reference_begin += p;
   // An inserted or lost event shifts every later window: the most common content may then be a
   // rotation of the iteration. Rotate it back to where its own least memory is live.
-  reference_begin = boundary_phase(live, s, reference_begin, p);
+  reference_begin = boundary_phase(live, s, stream.events, reference_begin, p);
   if (reference_begin + p > n) reference_begin -= p;
   const std::uint64_t reference = hash({reference_begin, reference_begin + p});
 

@@ -22,19 +22,26 @@ std::uint64_t add_mod(std::uint64_t a, std::uint64_t b) {
   return r >= modulus ? r - modulus : r;
 }
 
+// base^exponent, by squaring.
+std::uint64_t power_of_base(std::size_t exponent) {
+  std::uint64_t result = 1, square = base;
+  for (; exponent != 0; exponent >>= 1) {
+    if (exponent & 1) result = mul_mod(result, square);
+    square = mul_mod(square, square);
+  }
+  return result;
+}
+
 }  // namespace
 
 WindowHasher::WindowHasher(std::span<const std::uint64_t> symbols) {
   prefix_.resize(symbols.size() + 1, 0);
-  power_.resize(symbols.size() + 1, 1);
-  for (std::size_t i = 0; i < symbols.size(); ++i) {
+  for (std::size_t i = 0; i < symbols.size(); ++i)
     prefix_[i + 1] = add_mod(mul_mod(prefix_[i], base), mix64(symbols[i]) % modulus);
-    power_[i + 1] = mul_mod(power_[i], base);
-  }
 }
 
 std::uint64_t WindowHasher::operator()(Range range) const {
-  const std::uint64_t shifted = mul_mod(prefix_[range.begin], power_[range.size()]);
+  const std::uint64_t shifted = mul_mod(prefix_[range.begin], power_of_base(range.size()));
   const std::uint64_t h = add_mod(prefix_[range.end], modulus - shifted);
   return mix64(h ^ (range.size() * 0x9e3779b97f4a7c15ull));
 }

@@ -1,5 +1,6 @@
 // O(1) hashes of any window of a symbol stream (polynomial prefix hashes modulo 2^61 - 1), so
-// that iterations can be compared with each other in constant time.
+// that iterations can be compared with each other in constant time (and O(log length) for the
+// base's power, which is computed, not stored: 8 bytes a symbol in all).
 #pragma once
 
 #include <cstdint>
@@ -19,7 +20,6 @@ class WindowHasher {
 
  private:
   std::vector<std::uint64_t> prefix_;  // prefix_[i]: hash of symbols[0, i)
-  std::vector<std::uint64_t> power_;   // base^i
 };
 
 }  // namespace tidepool::iteration

@@ -11,15 +11,12 @@
 #include "analyzer/swap/simulator.h"
 
 namespace tidepool::plan {
-namespace {
-
-// Each allocation of the stream up to the iteration's end, by trace allocation id: its ordinal
-// among the iteration's allocations, or among all the program's when made before the iteration.
-std::unordered_map<std::uint64_t, BufferRef> buffer_refs(const iteration::EventStream& stream, iteration::Range range) {
-  std::unordered_map<std::uint64_t, BufferRef> refs;
+BufferRefs buffer_refs(const iteration::EventStream& stream, iteration::Range range) {
+  BufferRefs refs;
   std::uint64_t program_ordinal = 0, iteration_ordinal = 0;
   for (std::size_t i = 0; i < range.end; ++i) {
     const iteration::Event& e = stream.events[i];
+    if (e.kind == iteration::EventKind::free && i < range.begin) refs.erase(e.allocation);
     if (e.kind != iteration::EventKind::alloc) continue;
     refs[e.allocation] = i < range.begin ? BufferRef{BufferRef::Scope::program, program_ordinal, e.bytes}
                                          : BufferRef{BufferRef::Scope::iteration, iteration_ordinal++, e.bytes};
@@ -28,8 +25,6 @@ std::unordered_map<std::uint64_t, BufferRef> buffer_refs(const iteration::EventS
   return refs;
 }
 
-}  // namespace
-
 swap::TraceWindow trace_window(std::size_t trace_events, const iteration::EventStream& stream,
                                iteration::Range range) {
   const std::size_t end =
@@ -37,9 +32,6 @@ swap::TraceWindow trace_window(std::size_t trace_events, const iteration::EventS
   return {stream.events[range.begin].source, end};
 }
 
-namespace {
-
-// The windows of the detection's iterations, the reference one first.
 std::vector<swap::TraceWindow> iteration_windows(std::size_t trace_events,
                                                  const iteration::EventStream& stream,
                                                  const iteration::Detection& detection) {
@@ -50,26 +42,20 @@ std::vector<swap::TraceWindow> iteration_windows(std::size_t trace_events,
   return windows;
 }
 
-}  // namespace
-
-swap::Model iteration_model(const trace::EventSource& source, const iteration::EventStream& stream,
-                            const iteration::Detection& detection) {
-  const auto windows = iteration_windows(source.events(), stream, detection);
-  return swap::model_from_trace(source, windows.front(), std::span(windows).subspan(1));
+swap::Model iteration_model(const trace::EventSource& source,
+                            std::span<const swap::TraceWindow> windows) {
+  return swap::model_from_trace(source, windows.front(), windows.subspan(1));
 }
 
-SwapPlan plan_swap(swap::Model model, const iteration::EventStream& stream,
-                   const iteration::Detection& detection, const SwapRequest& request) {
+SwapPlan plan_swap(swap::Model model, const BufferRefs& refs, const SwapRequest& request) {
   const swap::Planner planner = swap::parse_planner(request.planner);
   const swap::Link link = swap::parse_link(request.link);
-  const iteration::Range range = detection.reference_iteration();
   swap::Target target;
   target.budget = request.budget_bytes;
   target.max_slowdown_pct = request.max_slowdown_pct;
   target.placement = request.beside_pool ? swap::Placement::static_arena : swap::Placement::own_allocations;
   const swap::Result result = swap::plan(model, target, planner, link);
 
-  const auto refs = buffer_refs(stream, range);
   SwapPlan out;
   for (const auto& [alloc_id, ref] : refs)
     if (ref.scope == BufferRef::Scope::iteration) out.alloc_of_ordinal[ref.ordinal] = alloc_id;

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <set>
+#include <span>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -45,21 +46,31 @@ struct SwapPlan {
 swap::TraceWindow trace_window(std::size_t trace_events, const iteration::EventStream& stream,
                                iteration::Range range);
 
-// The swap model of the detection's reference iteration, each buffer's accesses compared with
+// The trace windows of the detection's iterations, the reference one first: what the swap model
+// of the reference iteration is built from (iteration_model), each buffer's accesses compared with
 // the other detected iterations (only buffers accessed the same way in all of them may move).
-// `stream` is event_stream(source).
-swap::Model iteration_model(const trace::EventSource& source, const iteration::EventStream& stream,
-                            const iteration::Detection& detection);
+std::vector<swap::TraceWindow> iteration_windows(std::size_t trace_events,
+                                                 const iteration::EventStream& stream,
+                                                 const iteration::Detection& detection);
+swap::Model iteration_model(const trace::EventSource& source,
+                            std::span<const swap::TraceWindow> windows);
+
+// The allocations a swap plan of the iteration `range` may name, by trace allocation id: each one
+// made in the iteration (its ordinal among the iteration's allocations), and each one made before
+// it and still live at its start (its ordinal among all the program's). The others cannot be
+// accessed in the iteration, so they are not kept: a long run makes millions.
+using BufferRefs = std::unordered_map<std::uint64_t, BufferRef>;
+BufferRefs buffer_refs(const iteration::EventStream& stream, iteration::Range range);
 
 // The simulated peak device memory of a plan with this pool and these swaps: the pool's slots are
 // one static arena of its height, beside the persistent buffers, the buffers outside the pool, and
 // the swapped buffers while resident (each in its own mapping, at its rounded size).
 std::uint64_t peak_with_pool(const SwapPlan& swap, const PoolSection& pool);
 
-// Plans the reference iteration, whose model (iteration_model) is `model`. Throws
-// std::invalid_argument for a bad planner, link or target, std::runtime_error when a swap would
-// move a buffer the runtime cannot identify.
-SwapPlan plan_swap(swap::Model model, const iteration::EventStream& stream,
-                   const iteration::Detection& detection, const SwapRequest& request);
+// Plans the iteration whose model (iteration_model) is `model` and whose allocations are `refs`.
+// Both come from the event stream, which need not be held any more. Throws std::invalid_argument
+// for a bad planner, link or target, std::runtime_error when a swap would move a buffer the
+// runtime cannot identify.
+SwapPlan plan_swap(swap::Model model, const BufferRefs& refs, const SwapRequest& request);
 
 }  // namespace tidepool::plan

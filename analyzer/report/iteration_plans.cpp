@@ -2,7 +2,9 @@
 // on the trace's detected iteration, for the report.
 #include "analyzer/report/iteration_plans.h"
 
+#include <span>
 #include <stdexcept>
+#include <vector>
 
 #include "analyzer/iteration/from_trace.h"
 #include "analyzer/plan/iteration_choice.h"
@@ -23,10 +25,9 @@ plan::IterationRequest iteration_request(const PlanOptions& options) {
   return {};
 }
 
-void add_swap_rows(const trace::EventSource& source, const iteration::EventStream& stream,
-                   const iteration::Detection& detection, const swap::Link& link,
-                   IterationPlans& out) {
-  const swap::Model model = plan::iteration_model(source, stream, detection);
+void add_swap_rows(const trace::EventSource& source, std::span<const swap::TraceWindow> windows,
+                   const swap::Link& link, IterationPlans& out) {
+  const swap::Model model = plan::iteration_model(source, windows);
   out.durations_estimated = model.durations_estimated;
   for (const swap::Planner planner : kPlanners) {
     for (const double pct : kSlowdownsPct) {
@@ -47,15 +48,19 @@ IterationPlans analyze_plans(const trace::EventSource& source, const PlanOptions
   out.solver_seconds = options.solver_seconds;
   out.link = link.name;
   out.link_bytes_per_second = link.bytes_per_second;
-  const iteration::EventStream stream = iteration::event_stream(source);
-  iteration::Detection detection;
   plan::PoolComparison pool;
-  try {
-    detection = plan::find_iterations(stream, iteration_request(options));
-    pool = plan::compare_pool_solvers(stream, detection, options.solver_seconds);
-  } catch (const std::exception& e) {
-    out.no_iteration_reason = e.what();
-    return out;
+  std::vector<swap::TraceWindow> windows;
+  {  // the stream is released before the swap model's pass, which holds about as much again
+    const iteration::EventStream stream = iteration::event_stream(source);
+    iteration::Detection detection;
+    try {
+      detection = plan::find_iterations(stream, iteration_request(options));
+      pool = plan::compare_pool_solvers(stream, detection, options.solver_seconds);
+    } catch (const std::exception& e) {
+      out.no_iteration_reason = e.what();
+      return out;
+    }
+    windows = plan::iteration_windows(source.events(), stream, detection);
   }
   out.boundary = std::string(plan::to_string(pool.iteration.boundary));
   out.period_events = pool.iteration.events;
@@ -70,7 +75,7 @@ IterationPlans analyze_plans(const trace::EventSource& source, const PlanOptions
   out.lower_bound_bytes = pool.lower_bound_bytes;
   for (const plan::SolverArena& s : pool.solvers) out.solvers.push_back({s.solver, s.arena_bytes, s.seconds});
   try {
-    add_swap_rows(source, stream, detection, link, out);
+    add_swap_rows(source, windows, link, out);
   } catch (const std::exception& e) {
     out.swap.clear();
     out.swap_error = e.what();

@@ -93,7 +93,7 @@ void TraceFacts::add(const trace::Record& record, std::size_t i, Scan& scan) {
   while (ops_before_.size() <= i) ops_before_.push_back(scan.ops);  // the events between: no ops
   std::uint32_t& ops = scan.ops;
   auto access = [&](std::uint64_t alloc_id, bool write, bool by_kernel) {
-    if (const auto it = index_of_.find(alloc_id); it != index_of_.end())
+    if (const auto it = live_index_.find(alloc_id); it != live_index_.end())
       scan.accesses.push_back({it->second, Access{ops - 1, write, by_kernel}});
   };
   if (const std::uint64_t kind = op_kind(record);
@@ -109,20 +109,22 @@ void TraceFacts::add(const trace::Record& record, std::size_t i, Scan& scan) {
       [&](const auto& r) {
         using T = std::decay_t<decltype(r)>;
         auto pin = [&](std::uint64_t id) {
-          if (auto it = index_of_.find(id); it != index_of_.end())
+          if (auto it = live_index_.find(id); it != live_index_.end())
             allocations_[it->second].never_swapped = true;
         };
         if constexpr (std::is_same_v<T, trace::Alloc>) {
           // A captured allocation or free is a node of a graph, not memory obtained or released
           // now.
           if (trace::is_device_memory(r.kind) && !r.captured) {
-            index_of_[r.alloc_id] = static_cast<std::uint32_t>(allocations_.size());
+            live_index_[r.alloc_id] = static_cast<std::uint32_t>(allocations_.size());
             allocations_.push_back({r.alloc_id, r.size, i});
           }
         } else if constexpr (std::is_same_v<T, trace::Free>) {
           if (r.captured) return;
-          if (auto it = index_of_.find(r.alloc_id); it != index_of_.end())
+          if (auto it = live_index_.find(r.alloc_id); it != live_index_.end()) {
             allocations_[it->second].free_event = i;
+            live_index_.erase(it);  // a freed allocation is referenced no more
+          }
         } else if constexpr (std::is_same_v<T, trace::IndirectRef> ||
                              std::is_same_v<T, trace::AddressQuery>) {
           pin(r.alloc_id);
@@ -153,7 +155,15 @@ void TraceFacts::finish(std::size_t events, Scan& scan) {
     if (next != scan.undecoded.end() && *next < a.free_event) a.never_swapped = true;
   }
   find_durations(scan);
+  scan.records = {};  // held as long as the accesses would double the pass's peak
+  scan.timings = {};
   index_accesses(scan);
+  live_index_ = {};
+  by_id_.resize(allocations_.size());
+  std::iota(by_id_.begin(), by_id_.end(), 0u);
+  std::sort(by_id_.begin(), by_id_.end(), [&](std::uint32_t a, std::uint32_t b) {
+    return std::pair(allocations_[a].alloc_id, a) < std::pair(allocations_[b].alloc_id, b);
+  });
 }
 
 // Each op's timing (the last one recorded for its id), else the mean timed duration of its kind
@@ -223,8 +233,12 @@ void TraceFacts::index_accesses(Scan& scan) {
 }
 
 std::optional<std::uint32_t> TraceFacts::allocation_index(std::uint64_t alloc_id) const {
-  if (const auto it = index_of_.find(alloc_id); it != index_of_.end()) return it->second;
-  return std::nullopt;
+  // The last allocation with that id, should the recorder have given one twice.
+  const auto after = std::upper_bound(by_id_.begin(), by_id_.end(), alloc_id, [&](std::uint64_t id, std::uint32_t a) {
+    return id < allocations_[a].alloc_id;
+  });
+  if (after == by_id_.begin() || allocations_[*(after - 1)].alloc_id != alloc_id) return std::nullopt;
+  return *(after - 1);
 }
 
 std::uint32_t TraceFacts::first_allocation_at_or_after(std::size_t event) const {

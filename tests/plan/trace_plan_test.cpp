@@ -8,6 +8,7 @@
 #include "analyzer/iteration/from_trace.h"
 #include "analyzer/plan/plan_io.h"
 #include "analyzer/plan/pool_comparison.h"
+#include "analyzer/plan/swap_plan.h"
 #include "analyzer/trace/reader.h"
 #include "tests/support/files.h"
 #include "training_trace.h"
@@ -117,6 +118,31 @@ TEST(TracePlan, FromAFileAsFromTheTraceInMemory) {
   EXPECT_EQ(from_file.plan, plan_from_trace(slow.trace(), path.string(), request));
 
   EXPECT_THROW(plan_from_file(dir.path() / "missing.tpt", request), trace::TraceError);
+}
+
+// The allocations a swap plan may name: the iteration's own, and those made before it and still
+// live at its start, each with its ordinal among all the program's allocations (freed ones count).
+TEST(BufferRefs, TheIterationsAllocationsAndThoseLiveAtItsStart) {
+  using iteration::EventKind;
+  iteration::EventStream stream;
+  auto alloc = [&](std::uint64_t id, std::uint64_t bytes) {
+    stream.events.push_back({.kind = EventKind::alloc, .allocation = id, .bytes = bytes});
+  };
+  auto free = [&](std::uint64_t id) { stream.events.push_back({.kind = EventKind::free, .allocation = id}); };
+  alloc(10, 100);  // program ordinal 0, freed before the iteration
+  alloc(11, 200);  // program ordinal 1, live through it
+  free(10);
+  alloc(12, 300);  // the iteration [3, 6)
+  stream.events.push_back({.kind = EventKind::launch});
+  free(12);
+  alloc(13, 400);  // after it
+
+  const BufferRefs refs = buffer_refs(stream, {3, 6});
+  EXPECT_EQ(refs.size(), 2u);
+  EXPECT_FALSE(refs.contains(10));
+  EXPECT_FALSE(refs.contains(13));
+  EXPECT_EQ(refs.at(11), (BufferRef{BufferRef::Scope::program, 1, 200}));
+  EXPECT_EQ(refs.at(12), (BufferRef{BufferRef::Scope::iteration, 0, 300}));
 }
 
 TEST(PoolComparison, EverySolverAgainstTheLowerBound) {

@@ -217,6 +217,26 @@ TEST(ModelFromTrace, EnginesAndHostWaits) {
   EXPECT_EQ(m.ops[3].host_waits, std::vector<std::uint32_t>{2});  // after the stream's synchronization
 }
 
+// A unified copy's direction comes from which side is device memory, also for allocations freed
+// (or made) before or after the window: the facts know every device allocation the trace made.
+TEST(ModelFromTrace, UnifiedCopiesTakeTheirDirectionFromDeviceAllocations) {
+  TraceBuilder t;
+  t.alloc(1, kMiB);                         // freed after the window
+  t.add(trace::Alloc{.alloc_id = 5, .kind = trace::AllocKind::host_pinned, .size = kMiB});
+  t.add(trace::RangePush{1});
+  t.copy(1, trace::CopyKind::unified, 1, 5);
+  t.copy(2, trace::CopyKind::unified, 5, 1);
+  t.copy(3, trace::CopyKind::unified, 1, 1);
+  t.add(trace::RangePop{});
+  t.add(trace::Free{.alloc_id = 1});
+  t.alloc(6, kMiB);  // made after it
+  const Model m = model_from_trace(t.trace, nvtx_iterations(t.trace, "iteration")[0]);
+  ASSERT_EQ(m.ops.size(), 3u);
+  EXPECT_EQ(m.ops[0].engine, Engine::device_to_host);
+  EXPECT_EQ(m.ops[1].engine, Engine::host_to_device);
+  EXPECT_EQ(m.ops[2].engine, Engine::compute);
+}
+
 TEST(ModelFromTrace, AnUntimedOpTakesTheTimeOfItsKind) {
   TraceBuilder t;
   t.alloc(1, kMiB);

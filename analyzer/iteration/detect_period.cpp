@@ -2,8 +2,8 @@
 // live, then walk from window to window, resynchronising after an inserted or a missing event.
 #include <algorithm>
 #include <map>
-#include <tuple>
 #include <span>
+#include <tuple>
 #include <utility>
 
 #include "analyzer/iteration/detection.h"
@@ -36,7 +36,8 @@ class LiveBefore {
 
   Live at(std::size_t position) const {
     Live live = checkpoints_[position / stride];
-    for (std::size_t i = position - position % stride; i < position; ++i) live = after(live, events_[i]);
+    for (std::size_t i = position - position % stride; i < position; ++i)
+      live = after(live, events_[i]);
     return live;
   }
 
@@ -94,7 +95,8 @@ struct Walker {
   // An iteration that matches no copy of the reference exactly: it still counts when it starts and
   // ends with as much memory live as the reference does, and mostly matches it event by event.
   bool resembles(std::size_t begin) const {
-    return live.at(begin) == live.at(reference_begin) && live.at(begin + p) == live.at(reference_begin + p) &&
+    return live.at(begin) == live.at(reference_begin) &&
+           live.at(begin + p) == live.at(reference_begin + p) &&
            position_match(s, begin, reference_begin, p) >= min_window_match;
   }
 

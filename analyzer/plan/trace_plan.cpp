@@ -49,8 +49,9 @@ Plan plan_from_trace(const trace::EventSource& source, std::string_view trace_pa
   }
   if (request.pool) {
     const auto deadline = packing::Deadline::after_seconds(request.pool->time_limit_seconds);
-    plan.pool = plan_pool(std::move(*lifetimes), swap ? swap->swapped_ordinals : std::set<std::uint64_t>{},
-                          request.pool->solver, deadline);
+    plan.pool =
+        plan_pool(std::move(*lifetimes), swap ? swap->swapped_ordinals : std::set<std::uint64_t>{},
+                  request.pool->solver, deadline);
   }
   if (swap) {
     // Beside a pool, the peak is the arena (static) plus what stays outside it over time.

@@ -234,10 +234,11 @@ void TraceFacts::index_accesses(Scan& scan) {
 
 std::optional<std::uint32_t> TraceFacts::allocation_index(std::uint64_t alloc_id) const {
   // The last allocation with that id, should the recorder have given one twice.
-  const auto after = std::upper_bound(by_id_.begin(), by_id_.end(), alloc_id, [&](std::uint64_t id, std::uint32_t a) {
-    return id < allocations_[a].alloc_id;
-  });
-  if (after == by_id_.begin() || allocations_[*(after - 1)].alloc_id != alloc_id) return std::nullopt;
+  const auto after = std::upper_bound(
+      by_id_.begin(), by_id_.end(), alloc_id,
+      [&](std::uint64_t id, std::uint32_t a) { return id < allocations_[a].alloc_id; });
+  if (after == by_id_.begin() || allocations_[*(after - 1)].alloc_id != alloc_id)
+    return std::nullopt;
   return *(after - 1);
 }
 

@@ -64,7 +64,8 @@ class TraceFacts {
   void index_accesses(Scan& scan);
 
   std::vector<AllocationFacts> allocations_;
-  std::vector<std::uint32_t> by_id_;  // allocations_' indices by alloc_id (then index), after the pass
+  std::vector<std::uint32_t>
+      by_id_;  // allocations_' indices by alloc_id (then index), after the pass
   std::unordered_map<std::uint64_t, std::uint32_t> live_index_;  // during the pass: live ones only
   std::vector<std::uint32_t> ops_before_;
   std::vector<double> op_seconds_;

@@ -128,7 +128,9 @@ TEST(BufferRefs, TheIterationsAllocationsAndThoseLiveAtItsStart) {
   auto alloc = [&](std::uint64_t id, std::uint64_t bytes) {
     stream.events.push_back({.kind = EventKind::alloc, .allocation = id, .bytes = bytes});
   };
-  auto free = [&](std::uint64_t id) { stream.events.push_back({.kind = EventKind::free, .allocation = id}); };
+  auto free = [&](std::uint64_t id) {
+    stream.events.push_back({.kind = EventKind::free, .allocation = id});
+  };
   alloc(10, 100);  // program ordinal 0, freed before the iteration
   alloc(11, 200);  // program ordinal 1, live through it
   free(10);

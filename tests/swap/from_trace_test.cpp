@@ -221,7 +221,7 @@ TEST(ModelFromTrace, EnginesAndHostWaits) {
 // (or made) before or after the window: the facts know every device allocation the trace made.
 TEST(ModelFromTrace, UnifiedCopiesTakeTheirDirectionFromDeviceAllocations) {
   TraceBuilder t;
-  t.alloc(1, kMiB);                         // freed after the window
+  t.alloc(1, kMiB);  // freed after the window
   t.add(trace::Alloc{.alloc_id = 5, .kind = trace::AllocKind::host_pinned, .size = kMiB});
   t.add(trace::RangePush{1});
   t.copy(1, trace::CopyKind::unified, 1, 5);

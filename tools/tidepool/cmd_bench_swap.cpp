@@ -55,7 +55,8 @@ swap::Model iteration_model(const trace::Trace& trace, const std::string& path) 
   const iteration::EventStream stream = iteration::event_stream(trace);
   const auto detection = iteration::detect_by_period(stream);
   if (!detection) throw std::runtime_error(path + ": no repeating iteration found");
-  return plan::iteration_model(trace, plan::iteration_windows(trace.events.size(), stream, *detection));
+  return plan::iteration_model(trace,
+                               plan::iteration_windows(trace.events.size(), stream, *detection));
 }
 
 // CPU time of the calling thread (the machine may be shared: wall time alone misleads).

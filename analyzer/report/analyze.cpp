@@ -42,7 +42,6 @@ void describe_peak(const trace::EventSource& source, uint64_t peak, uint32_t thr
            tag == trace::RecordTag::range_pop;
   };
   source.read(wanted, [&](const trace::Event& e, uint64_t index) {
-    if (index > peak) return;
     replay.apply(e);
     if (e.thread != thread || index == peak) return;
     if (const auto* push = std::get_if<trace::RangePush>(&e.record)) {
@@ -50,7 +49,7 @@ void describe_peak(const trace::EventSource& source, uint64_t peak, uint32_t thr
     } else if (std::holds_alternative<trace::RangePop>(e.record) && !open.empty()) {
       open.pop_back();
     }
-  });
+  }, peak + 1);
   report.live_at_peak = replay.live_device_allocations();
   report.peak_nvtx_ranges = std::move(open);
 }

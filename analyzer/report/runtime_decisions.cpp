@@ -44,16 +44,14 @@ void add_transfer(TransferTotals& totals, uint64_t bytes, uint64_t start_ns, uin
 }  // namespace
 
 std::optional<RuntimeDecisions> runtime_decisions(const trace::EventSource& source) {
+  if (!source.any(is_decision)) return std::nullopt;
   std::unordered_set<uint64_t> pool_hit_ids, deferred_ids;
-  bool any = false;
   source.read(is_decision, [&](const trace::Event& e, uint64_t) {
-    any = true;
     if (const auto* hit = std::get_if<trace::PoolHit>(&e.record))
       pool_hit_ids.insert(hit->alloc_id);
     if (const auto* deferred = std::get_if<trace::MapDeferred>(&e.record))
       deferred_ids.insert(deferred->alloc_id);
   });
-  if (!any) return std::nullopt;
 
   const trace::Trace& trace = source.tables();
   RuntimeDecisions d;

@@ -86,11 +86,19 @@ uint64_t InOrderReader::index_of(uint64_t seq, size_t& hint) const {
   return page.below + page.events_below(page.number < number ? kPageSeqs : seq % kPageSeqs);
 }
 
-void InOrderReader::read(const Wanted& wanted, const Visit& visit) const {
+bool InOrderReader::any(const Wanted& wanted) const {
+  const WantedTags wants(wanted);
+  for (const Page& page : pages_)
+    for (const uint8_t tag : page.tags)
+      if (tag != Page::kAbsent && wants(static_cast<RecordTag>(tag))) return true;
+  return false;
+}
+
+void InOrderReader::read(const Wanted& wanted, const Visit& visit, uint64_t end) const {
   const WantedTags wants(wanted);
 
-  // (page, slot) walks the first pass's events to the next wanted one: everything numbered up to
-  // it that has arrived can go. `next_seq` is its number, UINT64_MAX past the last.
+  // (page, slot) walks the first pass's events to the next wanted one below `end`: everything
+  // numbered up to it that has arrived can go. `next_seq` is its number, UINT64_MAX past the last.
   size_t page = 0, slot = 0;
   uint64_t next_seq = UINT64_MAX;
   auto find_wanted = [&] {
@@ -98,10 +106,12 @@ void InOrderReader::read(const Wanted& wanted, const Visit& visit) const {
       for (; slot < kPageSeqs; ++slot) {
         const uint8_t tag = pages_[page].tags[slot];
         if (tag != Page::kAbsent && wants(static_cast<RecordTag>(tag))) {
+          if (pages_[page].below + pages_[page].events_below(slot) >= end) break;
           next_seq = pages_[page].number * kPageSeqs + slot;
           return;
         }
       }
+      if (slot < kPageSeqs) break;  // the next wanted one is at or past `end`
     }
     next_seq = UINT64_MAX;
   };
@@ -120,7 +130,7 @@ void InOrderReader::read(const Wanted& wanted, const Visit& visit) const {
       find_wanted();
     }
     const uint64_t index = index_of(event.seq, hint);
-    visit(std::move(event), index);
+    if (index < end) visit(std::move(event), index);
   };
   read_trace(
       path_,
@@ -131,7 +141,8 @@ void InOrderReader::read(const Wanted& wanted, const Visit& visit) const {
           hand_over_first();
         return false;
       },
-      [&](RecordTag tag, uint64_t) { return !wants(tag); });
+      [&](RecordTag tag, uint64_t) { return !wants(tag); },
+      [&] { return end != UINT64_MAX && next_seq == UINT64_MAX && waiting.empty(); });
   while (!waiting.empty()) hand_over_first();
 }
 

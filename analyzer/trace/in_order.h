@@ -49,10 +49,15 @@ class InOrderReader {
   const Trace& trace() const { return trace_; }
   uint64_t events() const { return events_; }
 
-  // Events that reach the file after the first pass (a file still being written) are handed over
-  // too, in sequence order among themselves, their index the place they would take among those
-  // the first pass saw.
-  void read(const Wanted& wanted, const Visit& visit) const;
+  // Only the events whose index is below `end` are handed over; with an end given, the read stops
+  // where none of the wanted events the first pass saw is left below it (the peak's replay reads
+  // no further than the peak). Without one, events that reach the file after the first pass (a
+  // file still being written) are handed over too, in sequence order among themselves, their
+  // index the place they would take among those the first pass saw.
+  void read(const Wanted& wanted, const Visit& visit, uint64_t end = UINT64_MAX) const;
+
+  // Whether the first pass saw an event whose tag is wanted (no pass over the file).
+  bool any(const Wanted& wanted) const;
 
  private:
   // The tags of sequence numbers [number * 256, number * 256 + 256); kAbsent where no event has it.

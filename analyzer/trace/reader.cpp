@@ -178,12 +178,13 @@ class Parser {
     return true;
   }
 
-  // The whole chunks up to the source's end. A chunk cut off there is read up to its last whole
-  // record and marks the trace truncated; when following a file still being written, it is left
-  // for the next call instead.
+  // The whole chunks up to the source's end, or until `done`. A chunk cut off there is read up to
+  // its last whole record and marks the trace truncated; when following a file still being
+  // written, it is left for the next call instead.
   template <class Source>
-  void read_chunks(Source& source, bool following) {
+  void read_chunks(Source& source, bool following, const ReadDone& done = {}) {
     for (;;) {
+      if (done && done()) return;
       const std::span<const uint8_t> head = source.peek(kChunkHeaderBytes);
       if (head.empty()) break;
       if (head.size() < kChunkHeaderBytes) {
@@ -221,11 +222,11 @@ class Parser {
 };
 
 template <class Source>
-Trace parse(Source& source, const EventFilter& keep, const EventSkip& skip) {
+Trace parse(Source& source, const EventFilter& keep, const EventSkip& skip, const ReadDone& done = {}) {
   Trace trace;
   Parser parser(trace, keep, skip);
   parser.read_preamble(source, false);
-  parser.read_chunks(source, false);
+  parser.read_chunks(source, false, done);
   const auto by_seq = [](const Event& a, const Event& b) { return a.seq < b.seq; };
   if (!std::is_sorted(trace.events.begin(), trace.events.end(), by_seq)) {
     std::stable_sort(trace.events.begin(), trace.events.end(), by_seq);
@@ -262,10 +263,11 @@ Trace parse_trace(std::span<const uint8_t> bytes) {
   return parse(source, EventFilter{}, EventSkip{});
 }
 
-Trace read_trace(const std::filesystem::path& path, const EventFilter& keep, const EventSkip& skip) {
+Trace read_trace(const std::filesystem::path& path, const EventFilter& keep, const EventSkip& skip,
+                 const ReadDone& done) {
   return naming_the_file(path, [&] {
     FileSource source(path);
-    return parse(source, keep, skip);
+    return parse(source, keep, skip, done);
   });
 }
 

@@ -28,9 +28,14 @@ using EventFilter = std::function<bool(Event&)>;
 // its body is not checked.
 using EventSkip = std::function<bool(RecordTag tag, uint64_t seq)>;
 
+// Whether a read has what it wants: asked before each chunk, and once it says so the rest of the
+// file is left unread (as if it ended there, but not counted as truncated).
+using ReadDone = std::function<bool()>;
+
 // Messages are prefixed with the path: "run.tpt: corrupt chunk at offset 4096". The file is read
 // a chunk at a time: the memory it takes is what is kept, so a filter bounds it.
-Trace read_trace(const std::filesystem::path& path, const EventFilter& keep = {}, const EventSkip& skip = {});
+Trace read_trace(const std::filesystem::path& path, const EventFilter& keep = {}, const EventSkip& skip = {},
+                 const ReadDone& done = {});
 Trace parse_trace(std::span<const uint8_t> bytes);
 
 // Follows a trace file that a running program is still writing: each read_more() decodes the

@@ -53,12 +53,16 @@ struct Visited {
   std::vector<uint64_t> indices;
 };
 
-Visited read_wanted(const InOrderReader& reader, const InOrderReader::Wanted& wanted) {
+Visited read_wanted(const InOrderReader& reader, const InOrderReader::Wanted& wanted,
+                    uint64_t end = UINT64_MAX) {
   Visited v;
-  reader.read(wanted, [&](Event&& e, uint64_t index) {
-    v.events.push_back(std::move(e));
-    v.indices.push_back(index);
-  });
+  reader.read(
+      wanted,
+      [&](Event&& e, uint64_t index) {
+        v.events.push_back(std::move(e));
+        v.indices.push_back(index);
+      },
+      end);
   return v;
 }
 
@@ -105,6 +109,38 @@ TEST(InOrderReader, HandsOverOnlyTheWantedTagsAtTheirIndicesInTheWholeTrace) {
   // Reading again gives the same.
   EXPECT_EQ(read_wanted(reader, wanted).indices, expected.indices);
   EXPECT_TRUE(read_wanted(reader, [](RecordTag) { return false; }).events.empty());
+}
+
+// A read with an end hands over the wanted events below it and stops reading the file there: a
+// tail made unreadable after the first pass is not reached.
+TEST(InOrderReader, ReadsNoFurtherThanTheEndItIsGiven) {
+  std::vector<Event> events;
+  std::vector<uint8_t> bytes = shuffled_trace(events);
+  test_support::TempDir dir("tidepool-in-order-end");
+  const std::filesystem::path file = write_file(dir.path() / "t.tpt", bytes);
+  const InOrderReader reader(file);
+  const auto wanted = [](RecordTag tag) { return tag == RecordTag::alloc || tag == RecordTag::free; };
+  for (const uint64_t end : {uint64_t{0}, uint64_t{1}, uint64_t{777}, uint64_t{12345}, uint64_t{20000},
+                             uint64_t{1} << 40}) {
+    Visited expected;
+    for (size_t i = 0; i < events.size() && i < end; ++i) {
+      if (!wanted(tag_of(events[i].record))) continue;
+      expected.events.push_back(events[i]);
+      expected.indices.push_back(i);
+    }
+    const Visited v = read_wanted(reader, wanted, end);
+    EXPECT_EQ(v.events, expected.events) << end;
+    EXPECT_EQ(v.indices, expected.indices) << end;
+  }
+  EXPECT_TRUE(reader.any(wanted));
+  EXPECT_FALSE(reader.any([](RecordTag) { return false; }));
+
+  std::fill(bytes.end() - 1000, bytes.end(), uint8_t{0xa5});
+  write_file(file, bytes);
+  EXPECT_EQ(read_wanted(reader, wanted, 2000).indices.size(),
+            static_cast<size_t>(std::count_if(events.begin(), events.begin() + 2000,
+                                              [&](const Event& e) { return wanted(tag_of(e.record)); })));
+  EXPECT_THROW(read_wanted(reader, wanted), TraceError);
 }
 
 TEST(InOrderReader, ReadsATruncatedFileUpToItsLastWholeRecord) {

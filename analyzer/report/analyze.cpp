@@ -41,15 +41,18 @@ void describe_peak(const trace::EventSource& source, uint64_t peak, uint32_t thr
     return MemoryReplay::applies_to(tag) || tag == trace::RecordTag::range_push ||
            tag == trace::RecordTag::range_pop;
   };
-  source.read(wanted, [&](const trace::Event& e, uint64_t index) {
-    replay.apply(e);
-    if (e.thread != thread || index == peak) return;
-    if (const auto* push = std::get_if<trace::RangePush>(&e.record)) {
-      open.emplace_back(source.tables().string(push->name_id));
-    } else if (std::holds_alternative<trace::RangePop>(e.record) && !open.empty()) {
-      open.pop_back();
-    }
-  }, peak + 1);
+  source.read(
+      wanted,
+      [&](const trace::Event& e, uint64_t index) {
+        replay.apply(e);
+        if (e.thread != thread || index == peak) return;
+        if (const auto* push = std::get_if<trace::RangePush>(&e.record)) {
+          open.emplace_back(source.tables().string(push->name_id));
+        } else if (std::holds_alternative<trace::RangePop>(e.record) && !open.empty()) {
+          open.pop_back();
+        }
+      },
+      peak + 1);
   report.live_at_peak = replay.live_device_allocations();
   report.peak_nvtx_ranges = std::move(open);
 }

@@ -5,9 +5,11 @@
 
 namespace tidepool::trace {
 
-void EventSource::read(const InOrderReader::Wanted& wanted, const Visit& visit, uint64_t end) const {
+void EventSource::read(const InOrderReader::Wanted& wanted, const Visit& visit,
+                       uint64_t end) const {
   if (reader_) {
-    reader_->read(wanted, [&](Event&& event, uint64_t index) { visit(event, index); }, end);
+    reader_->read(
+        wanted, [&](Event&& event, uint64_t index) { visit(event, index); }, end);
     return;
   }
   const WantedTags wants(wanted);

@@ -29,7 +29,8 @@ class EventSource {
   // Calls visit for each event whose tag is wanted and whose index in Trace::events (as read_trace
   // gives it) is below `end`, in sequence order, with that index. A reader decodes only the wanted
   // ones, and reads no further than it must to hand over those below `end`.
-  void read(const InOrderReader::Wanted& wanted, const Visit& visit, uint64_t end = UINT64_MAX) const;
+  void read(const InOrderReader::Wanted& wanted, const Visit& visit,
+            uint64_t end = UINT64_MAX) const;
 
   // Whether any event's tag is wanted (a reader answers without a pass over the file).
   bool any(const InOrderReader::Wanted& wanted) const;

@@ -222,7 +222,8 @@ class Parser {
 };
 
 template <class Source>
-Trace parse(Source& source, const EventFilter& keep, const EventSkip& skip, const ReadDone& done = {}) {
+Trace parse(Source& source, const EventFilter& keep, const EventSkip& skip,
+            const ReadDone& done = {}) {
   Trace trace;
   Parser parser(trace, keep, skip);
   parser.read_preamble(source, false);

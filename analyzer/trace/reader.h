@@ -34,8 +34,8 @@ using ReadDone = std::function<bool()>;
 
 // Messages are prefixed with the path: "run.tpt: corrupt chunk at offset 4096". The file is read
 // a chunk at a time: the memory it takes is what is kept, so a filter bounds it.
-Trace read_trace(const std::filesystem::path& path, const EventFilter& keep = {}, const EventSkip& skip = {},
-                 const ReadDone& done = {});
+Trace read_trace(const std::filesystem::path& path, const EventFilter& keep = {},
+                 const EventSkip& skip = {}, const ReadDone& done = {});
 Trace parse_trace(std::span<const uint8_t> bytes);
 
 // Follows a trace file that a running program is still writing: each read_more() decodes the

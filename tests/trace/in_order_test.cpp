@@ -119,9 +119,11 @@ TEST(InOrderReader, ReadsNoFurtherThanTheEndItIsGiven) {
   test_support::TempDir dir("tidepool-in-order-end");
   const std::filesystem::path file = write_file(dir.path() / "t.tpt", bytes);
   const InOrderReader reader(file);
-  const auto wanted = [](RecordTag tag) { return tag == RecordTag::alloc || tag == RecordTag::free; };
-  for (const uint64_t end : {uint64_t{0}, uint64_t{1}, uint64_t{777}, uint64_t{12345}, uint64_t{20000},
-                             uint64_t{1} << 40}) {
+  const auto wanted = [](RecordTag tag) {
+    return tag == RecordTag::alloc || tag == RecordTag::free;
+  };
+  for (const uint64_t end : {uint64_t{0}, uint64_t{1}, uint64_t{777}, uint64_t{12345},
+                             uint64_t{20000}, uint64_t{1} << 40}) {
     Visited expected;
     for (size_t i = 0; i < events.size() && i < end; ++i) {
       if (!wanted(tag_of(events[i].record))) continue;
@@ -137,9 +139,10 @@ TEST(InOrderReader, ReadsNoFurtherThanTheEndItIsGiven) {
 
   std::fill(bytes.end() - 1000, bytes.end(), uint8_t{0xa5});
   write_file(file, bytes);
-  EXPECT_EQ(read_wanted(reader, wanted, 2000).indices.size(),
-            static_cast<size_t>(std::count_if(events.begin(), events.begin() + 2000,
-                                              [&](const Event& e) { return wanted(tag_of(e.record)); })));
+  EXPECT_EQ(
+      read_wanted(reader, wanted, 2000).indices.size(),
+      static_cast<size_t>(std::count_if(events.begin(), events.begin() + 2000,
+                                        [&](const Event& e) { return wanted(tag_of(e.record)); })));
   EXPECT_THROW(read_wanted(reader, wanted), TraceError);
 }
 

@@ -155,7 +155,8 @@ void TraceFacts::finish(std::size_t events, Scan& scan) {
     if (next != scan.undecoded.end() && *next < a.free_event) a.never_swapped = true;
   }
   find_durations(scan);
-  scan.records = {};  // held as long as the accesses would double the pass's peak
+  // Done with: freed before the accesses are grouped, where the pass holds the most.
+  scan.records = {};
   scan.timings = {};
   index_accesses(scan);
   live_index_ = {};

@@ -132,9 +132,12 @@ void InOrderReader::read(const Wanted& wanted, const Visit& visit, uint64_t end)
     const uint64_t index = index_of(event.seq, hint);
     if (index < end) visit(std::move(event), index);
   };
+  size_t arrival_hint = 0;
   read_trace(
       path_,
       [&](Event& e) {
+        // Past the end it is never handed over: held, it would keep the read from stopping.
+        if (end != UINT64_MAX && index_of(e.seq, arrival_hint) >= end) return false;
         waiting.push_back(std::move(e));
         std::push_heap(waiting.begin(), waiting.end(), later_first);
         while (!waiting.empty() && next_seq != UINT64_MAX && waiting.front().seq <= next_seq)

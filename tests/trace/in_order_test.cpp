@@ -141,9 +141,9 @@ TEST(InOrderReader, ReadsNoFurtherThanTheEndItIsGiven) {
   write_file(file, bytes);
   for (const std::ptrdiff_t end : {2000, 2250}) {  // 2250: within a stretch written shuffled
     EXPECT_EQ(read_wanted(reader, wanted, static_cast<uint64_t>(end)).indices.size(),
-              static_cast<size_t>(std::count_if(events.begin(), events.begin() + end, [&](const Event& e) {
-                return wanted(tag_of(e.record));
-              })));
+              static_cast<size_t>(
+                  std::count_if(events.begin(), events.begin() + end,
+                                [&](const Event& e) { return wanted(tag_of(e.record)); })));
   }
   EXPECT_THROW(read_wanted(reader, wanted), TraceError);
 }

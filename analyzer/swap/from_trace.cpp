@@ -164,12 +164,11 @@ Model model_from_trace(const trace::EventSource& source, TraceWindow window,
                        std::span<const TraceWindow> others) {
   check_window(source.events(), window);
   for (const TraceWindow& other : others) check_window(source.events(), other);
-  const TraceFacts facts(source);
-  check_has_ops(facts, window);
-  std::vector<trace::Event> events;  // the window's, those its ops come from
-  source.read(window_ops_need, [&](const trace::Event& e, std::uint64_t index) {
+  std::vector<trace::Event> events;  // the window's, those its ops come from: read on the way
+  const TraceFacts facts(source, window_ops_need, [&](const trace::Event& e, std::uint64_t index) {
     if (index >= window.begin && index < window.end) events.push_back(e);
   });
+  check_has_ops(facts, window);
   Model model;
   add_window_ops(events, source.tables(), facts, window, model);
   const std::vector<Made> made = buffers_of(facts, window, model);

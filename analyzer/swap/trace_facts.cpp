@@ -80,12 +80,18 @@ bool facts_need(trace::RecordTag tag) {
 
 }  // namespace
 
-TraceFacts::TraceFacts(const trace::EventSource& source) {
+TraceFacts::TraceFacts(const trace::EventSource& source, const trace::InOrderReader::Wanted& also,
+                       const trace::EventSource::Visit& also_visit) {
+  const trace::WantedTags facts_wants(facts_need);
+  const trace::WantedTags also_wants(also ? also : [](trace::RecordTag) { return false; });
   Scan scan;
   ops_before_.reserve(source.events() + 1);
-  source.read(facts_need, [&](const trace::Event& event, std::uint64_t index) {
-    add(event.record, index, scan);
-  });
+  source.read([&](trace::RecordTag tag) { return facts_wants(tag) || also_wants(tag); },
+              [&](const trace::Event& event, std::uint64_t index) {
+                const trace::RecordTag tag = trace::tag_of(event.record);
+                if (facts_wants(tag)) add(event.record, index, scan);
+                if (also_wants(tag)) also_visit(event, index);
+              });
   finish(source.events(), scan);
 }
 

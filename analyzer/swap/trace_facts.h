@@ -35,7 +35,11 @@ struct AllocationFacts {
 
 class TraceFacts {
  public:
-  explicit TraceFacts(const trace::EventSource& source);
+  // One pass over `source`, which also hands the events whose tags `also` wants to `also_visit`
+  // (in sequence order, with their indices), so that a caller that needs other events of the
+  // trace reads it once.
+  explicit TraceFacts(const trace::EventSource& source, const trace::InOrderReader::Wanted& also = {},
+                      const trace::EventSource::Visit& also_visit = {});
 
   // Device allocations (not captured), ascending by the event that made them.
   std::span<const AllocationFacts> allocations() const { return allocations_; }

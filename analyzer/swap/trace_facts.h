@@ -38,7 +38,8 @@ class TraceFacts {
   // One pass over `source`, which also hands the events whose tags `also` wants to `also_visit`
   // (in sequence order, with their indices), so that a caller that needs other events of the
   // trace reads it once.
-  explicit TraceFacts(const trace::EventSource& source, const trace::InOrderReader::Wanted& also = {},
+  explicit TraceFacts(const trace::EventSource& source,
+                      const trace::InOrderReader::Wanted& also = {},
                       const trace::EventSource::Visit& also_visit = {});
 
   // Device allocations (not captured), ascending by the event that made them.

@@ -13,6 +13,12 @@ namespace {
 
 constexpr std::uint32_t kNoOp = std::numeric_limits<std::uint32_t>::max();
 
+// Frees a container's memory (`container = {}` only clears it: it assigns an empty initializer list).
+template <class Container>
+void release(Container& container) {
+  Container().swap(container);
+}
+
 std::uint64_t mix(std::uint64_t h, std::uint64_t v) { return (h ^ v) * 0x100000001b3ull + (h >> 29); }
 
 // Operations expected to take the same time: a kernel with its grid, block and shared memory, a
@@ -162,10 +168,10 @@ void TraceFacts::finish(std::size_t events, Scan& scan) {
   }
   find_durations(scan);
   // Done with: freed before the accesses are grouped, where the pass holds the most.
-  scan.records = {};
-  scan.timings = {};
+  release(scan.records);
+  release(scan.timings);
   index_accesses(scan);
-  live_index_ = {};
+  release(live_index_);
   by_id_.resize(allocations_.size());
   std::iota(by_id_.begin(), by_id_.end(), 0u);
   std::sort(by_id_.begin(), by_id_.end(), [&](std::uint32_t a, std::uint32_t b) {
@@ -221,7 +227,7 @@ void TraceFacts::index_accesses(Scan& scan) {
   std::vector<Access> grouped(scan.accesses.size());
   std::vector<std::uint32_t> fill(first.begin(), first.end() - 1);
   for (const auto& [index, a] : scan.accesses) grouped[fill[index]++] = a;
-  scan.accesses = {};
+  release(scan.accesses);
   access_first_.assign(allocations_.size() + 1, 0);
   accesses_.reserve(grouped.size());
   for (std::size_t i = 0; i < allocations_.size(); ++i) {

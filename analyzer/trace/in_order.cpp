@@ -130,13 +130,13 @@ void InOrderReader::read(const Wanted& wanted, const Visit& visit, uint64_t end)
       find_wanted();
     }
     const uint64_t index = index_of(event.seq, hint);
-    if (index < end) visit(std::move(event), index);
+    visit(std::move(event), index);
   };
   size_t arrival_hint = 0;
   read_trace(
       path_,
       [&](Event& e) {
-        // Past the end it is never handed over: held, it would keep the read from stopping.
+        // Past the end it is never handed over: dropped here, not held, so that the read can stop.
         if (end != UINT64_MAX && index_of(e.seq, arrival_hint) >= end) return false;
         waiting.push_back(std::move(e));
         std::push_heap(waiting.begin(), waiting.end(), later_first);

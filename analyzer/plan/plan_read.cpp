@@ -78,6 +78,8 @@ Plan parse_plan(std::string_view text, std::string_view origin) {
     doc = nlohmann::json::parse(text);
   } catch (const nlohmann::json::parse_error& e) {
     throw PlanError(std::string(origin) + ": not a tidepool plan (invalid JSON at byte " + std::to_string(e.byte) + ")");
+  } catch (const nlohmann::json::exception&) {  // out_of_range: a number beyond a double's range
+    throw PlanError(std::string(origin) + ": not a tidepool plan (a number too large for JSON)");
   }
   const JsonNode root(doc, "", origin);
   if (!doc.is_object() || !doc.contains("format") || doc["format"] != kFormatName)

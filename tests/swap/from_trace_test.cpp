@@ -9,6 +9,7 @@
 
 #include <algorithm>
 
+#include "analyzer/swap/model.h"
 #include "analyzer/trace/save.h"
 #include "tests/support/files.h"
 
@@ -127,6 +128,24 @@ TEST(ModelFromTrace, ABufferWhoseAddressWasQueriedOrExportedIsNeverSwapped) {
   EXPECT_TRUE(m.buffers[0].never_swapped);
   EXPECT_TRUE(m.buffers[1].never_swapped);
   EXPECT_FALSE(m.buffers[2].never_swapped);
+}
+
+// A zero-byte allocation (a driver may return one for a zero-byte request) holds no memory: it is
+// no buffer, where it made the model invalid ("buffer 1: size 0") and every swap plan fail.
+TEST(ModelFromTrace, AZeroByteAllocationIsNoBuffer) {
+  TraceBuilder t;
+  t.alloc(1, kMiB);
+  t.add(trace::RangePush{1});
+  t.alloc(2, 0);
+  t.alloc(3, kMiB);
+  t.launch(1, 0, {1, 2, 3});
+  t.add(trace::Free{.alloc_id = 2});
+  t.add(trace::RangePop{});
+  const Model m = model_from_trace(t.trace, nvtx_iterations(t.trace, "iteration")[0]);
+  ASSERT_EQ(m.buffers.size(), 2u);
+  EXPECT_EQ(m.buffers[0].trace_alloc_id, 1u);
+  EXPECT_EQ(m.buffers[1].trace_alloc_id, 3u);
+  EXPECT_NO_THROW(validate(m));
 }
 
 TEST(ModelFromTrace, AnUndecodedLaunchOutsideTheIterationPinsWhatWasLiveAtIt) {

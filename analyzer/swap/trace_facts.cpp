@@ -21,6 +21,10 @@ void release(Container& container) {
 
 std::uint64_t mix(std::uint64_t h, std::uint64_t v) { return (h ^ v) * 0x100000001b3ull + (h >> 29); }
 
+// 0 means no kind (a graph launch, or no operation), so a hash that comes out 0 is moved to 1: a
+// 0-byte device-to-device copy hashed to 0 and went uncounted as an operation (session 49).
+std::uint64_t kind_of_hash(std::uint64_t h) { return h != 0 ? h : 1; }
+
 // Operations expected to take the same time: a kernel with its grid, block and shared memory, a
 // copy of one kind and size, a set of one size (the recorder samples by the same kinds); 0: none.
 std::uint64_t op_kind(const trace::Record& record) {
@@ -28,10 +32,11 @@ std::uint64_t op_kind(const trace::Record& record) {
     std::uint64_t h = mix(1, l->function);
     for (std::uint32_t v : l->grid) h = mix(h, v);
     for (std::uint32_t v : l->block) h = mix(h, v);
-    return mix(h, l->shared_bytes);
+    return kind_of_hash(mix(h, l->shared_bytes));
   }
-  if (const auto* c = std::get_if<trace::Copy>(&record)) return mix(mix(2, static_cast<std::uint64_t>(c->kind)), c->bytes);
-  if (const auto* x = std::get_if<trace::Set>(&record)) return mix(mix(3, x->element_bytes), x->bytes);
+  if (const auto* c = std::get_if<trace::Copy>(&record))
+    return kind_of_hash(mix(mix(2, static_cast<std::uint64_t>(c->kind)), c->bytes));
+  if (const auto* x = std::get_if<trace::Set>(&record)) return kind_of_hash(mix(mix(3, x->element_bytes), x->bytes));
   return 0;
 }
 

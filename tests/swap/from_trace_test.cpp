@@ -148,6 +148,27 @@ TEST(ModelFromTrace, AZeroByteAllocationIsNoBuffer) {
   EXPECT_NO_THROW(validate(m));
 }
 
+// The swap facts number operations by a kind hashed from their shape, where 0 meant "no
+// operation": a 0-byte device-to-device copy hashed to 0, so the facts did not count it while the
+// model's ops did, every later access was numbered one op early, and the model read past the end of
+// the facts' durations (found under ASan by random traces, session 49).
+TEST(ModelFromTrace, AZeroByteDeviceToDeviceCopyIsAnOperationToo) {
+  TraceBuilder t;
+  t.alloc(1, kMiB);
+  t.alloc(2, kMiB);
+  t.add(trace::RangePush{1});
+  t.add(trace::Copy{.op_id = 1, .kind = trace::CopyKind::device_to_device, .src = {1, 0, 0}, .dst = {2, 0, 0}});
+  t.launch(2, 0, {2});
+  t.add(trace::RangePop{});
+  const Model m = model_from_trace(t.trace, nvtx_iterations(t.trace, "iteration")[0]);
+  ASSERT_EQ(m.ops.size(), 2u);
+  EXPECT_EQ(m.ops[0].kind, OpKind::copy);
+  ASSERT_EQ(m.buffers.size(), 2u);
+  ASSERT_EQ(m.buffers[1].accesses.size(), 2u);
+  EXPECT_EQ(m.buffers[1].accesses[0].op, 0u);  // written by the copy
+  EXPECT_EQ(m.buffers[1].accesses[1].op, 1u);  // read by the launch
+}
+
 TEST(ModelFromTrace, AnUndecodedLaunchOutsideTheIterationPinsWhatWasLiveAtIt) {
   TraceBuilder t;
   t.alloc(1, kMiB);

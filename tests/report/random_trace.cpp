@@ -109,7 +109,7 @@ std::vector<trace::Record> random_body(std::mt19937_64& random, RandomFields& fi
     } else if (roll == 7) {  // copies and sets, some of them of 0 bytes (valid, and done)
       body.push_back(trace::Copy{.kind = static_cast<trace::CopyKind>(random() % 3), .bytes = 256 * (random() % 2)});
     } else {
-      body.push_back(trace::Set{.element_bytes = 1u << (random() % 3), .bytes = 4096 * (random() % 2)});
+      body.push_back(trace::Set{.element_bytes = static_cast<uint8_t>(1u << (random() % 3)), .bytes = 4096 * (random() % 2)});
     }
   }
   return body;

@@ -68,7 +68,7 @@ std::vector<Made> buffers_of(const TraceFacts& facts, TraceWindow window, Model&
   for (std::uint32_t a = 0; a < end; ++a) {
     const AllocationFacts& info = facts.allocations()[a];
     if (info.freed_before(window.begin)) continue;  // dead before
-    if (info.size == 0) continue;                    // holds no memory (a driver may return one)
+    if (info.size == 0) continue;                   // holds no memory (a driver may return one)
     const Seen seen = seen_in(facts, a, window);
     if (seen.begin < seen.end || seen.persistent) made.push_back({a, seen});
   }

@@ -23,7 +23,9 @@ std::uint64_t mix(std::uint64_t h, std::uint64_t v) { return (h ^ v) * 0x1000000
 
 // 0 means no kind (a graph launch, or no operation), so a hash that comes out 0 is moved to 1: a
 // 0-byte device-to-device copy hashed to 0 and went uncounted as an operation (session 49).
-std::uint64_t kind_of_hash(std::uint64_t h) { return h != 0 ? h : 1; }
+std::uint64_t kind_of_hash(std::uint64_t h) {
+  return h != 0 ? h : 1;
+}
 
 // Operations expected to take the same time: a kernel with its grid, block and shared memory, a
 // copy of one kind and size, a set of one size (the recorder samples by the same kinds); 0: none.
@@ -36,7 +38,8 @@ std::uint64_t op_kind(const trace::Record& record) {
   }
   if (const auto* c = std::get_if<trace::Copy>(&record))
     return kind_of_hash(mix(mix(2, static_cast<std::uint64_t>(c->kind)), c->bytes));
-  if (const auto* x = std::get_if<trace::Set>(&record)) return kind_of_hash(mix(mix(3, x->element_bytes), x->bytes));
+  if (const auto* x = std::get_if<trace::Set>(&record))
+    return kind_of_hash(mix(mix(3, x->element_bytes), x->bytes));
   return 0;
 }
 

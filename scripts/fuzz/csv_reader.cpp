@@ -11,7 +11,8 @@
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace tidepool::packing;
   try {
-    const Problem problem = parse_csv(std::string_view(reinterpret_cast<const char*>(data), size), "fuzz.csv");
+    const Problem problem =
+        parse_csv(std::string_view(reinterpret_cast<const char*>(data), size), "fuzz.csv");
     Solution stacked;
     stacked.offsets.assign(problem.items.size(), 0);
     for (const Item& item : problem.items) stacked.height = std::max(stacked.height, item.size);

@@ -11,7 +11,8 @@
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace tidepool::plan;
   try {
-    const std::string text = to_json_text(parse_plan(std::string_view(reinterpret_cast<const char*>(data), size)));
+    const std::string text =
+        to_json_text(parse_plan(std::string_view(reinterpret_cast<const char*>(data), size)));
     if (to_json_text(parse_plan(text)) != text) __builtin_trap();
   } catch (const PlanError&) {
   }

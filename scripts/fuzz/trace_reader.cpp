@@ -19,7 +19,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   } catch (const tidepool::trace::TraceError&) {
   }
   static const std::string path = "/tmp/tidepool-fuzz-trace." + std::to_string(getpid()) + ".tpt";
-  std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(size));
+  std::ofstream(path, std::ios::binary)
+      .write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(size));
   try {
     const tidepool::trace::InOrderReader reader(path);
     reader.read([](RecordTag) { return true; }, [](Event&&, uint64_t) {});

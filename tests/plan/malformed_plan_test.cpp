@@ -40,7 +40,8 @@ TEST(MalformedPlan, NotAPlan) {
   EXPECT_EQ(error_of("{\"format\": \"other\"}"), "p.json: not a tidepool plan (no \"format\": \"tidepool-plan\")");
   // nlohmann reports a number past a double's range as out_of_range, not as a parse error (found by
   // fuzzing parse_plan); it must still be a PlanError.
-  EXPECT_EQ(error_of("{\"format\": 1e400}"), "p.json: not a tidepool plan (a number too large for JSON)");
+  EXPECT_EQ(error_of("{\"format\": 1e400}"),
+            "p.json: not a tidepool plan (a number too large for JSON)");
 }
 
 TEST(MalformedPlan, WrongVersion) {

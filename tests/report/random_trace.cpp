@@ -48,7 +48,9 @@ class RandomFields {
   }
 
  private:
-  uint64_t pick(std::initializer_list<uint64_t> values) { return *(values.begin() + random_() % values.size()); }
+  uint64_t pick(std::initializer_list<uint64_t> values) {
+    return *(values.begin() + random_() % values.size());
+  }
 
   uint64_t number(std::string_view name) {
     const uint64_t roll = random_() % 100;
@@ -56,13 +58,14 @@ class RandomFields {
     if (roll < 6) return random_();
     if (name.find("alloc_id") != std::string_view::npos) return roll < 10 ? 0 : random_() % 40;
     if (name == "address" || name == "offset" || name == "base") {
-      return pick({0, kBase, kBase + 256, kBase + (1 << 20), 256, 4096}) + (roll < 20 ? random_() % 512 : 0);
+      return pick({0, kBase, kBase + 256, kBase + (1 << 20), 256, 4096}) +
+             (roll < 20 ? random_() % 512 : 0);
     }
     if (name == "size" || name == "bytes" || name == "shared_bytes") {
       return pick({0, 1, 255, 256, 4096, 65536, 1 << 20, uint64_t{1} << 34});
     }
-    if (name.find("stream") != std::string_view::npos || name == "event" || name == "pool" || name == "context" ||
-        name == "graph" || name == "handle") {
+    if (name.find("stream") != std::string_view::npos || name == "event" || name == "pool" ||
+        name == "context" || name == "graph" || name == "handle") {
       return pick({0, 1, 2, 0xabc, 0xdef});
     }
     if (name.find("_id") != std::string_view::npos || name == "id") return random_() % 8;
@@ -99,17 +102,21 @@ std::vector<trace::Record> random_body(std::mt19937_64& random, RandomFields& fi
       constexpr std::array kinds = {trace::AllocKind::device, trace::AllocKind::device,
                                     trace::AllocKind::stream_ordered, trace::AllocKind::pool};
       const std::array<uint64_t, 4> sizes = {256, 4096, 1 << 20, 3 << 20};
-      body.push_back(trace::Alloc{.kind = kinds[random() % kinds.size()], .size = sizes[random() % sizes.size()]});
+      body.push_back(trace::Alloc{.kind = kinds[random() % kinds.size()],
+                                  .size = sizes[random() % sizes.size()]});
     } else if (roll < 5) {
       body.push_back(trace::Free{});
     } else if (roll < 7) {
-      trace::Launch launch{.kernel_name_id = static_cast<uint32_t>(random() % 8), .params_decoded = true};
+      trace::Launch launch{.kernel_name_id = static_cast<uint32_t>(random() % 8),
+                           .params_decoded = true};
       launch.accesses.push_back({});
       body.push_back(launch);
     } else if (roll == 7) {  // copies and sets, some of them of 0 bytes (valid, and done)
-      body.push_back(trace::Copy{.kind = static_cast<trace::CopyKind>(random() % 3), .bytes = 256 * (random() % 2)});
+      body.push_back(trace::Copy{.kind = static_cast<trace::CopyKind>(random() % 3),
+                                 .bytes = 256 * (random() % 2)});
     } else {
-      body.push_back(trace::Set{.element_bytes = static_cast<uint8_t>(1u << (random() % 3)), .bytes = 4096 * (random() % 2)});
+      body.push_back(trace::Set{.element_bytes = static_cast<uint8_t>(1u << (random() % 3)),
+                                .bytes = 4096 * (random() % 2)});
     }
   }
   return body;

@@ -68,7 +68,8 @@ TEST(RandomTraces, ReportPlansAndTextSucceedOrFailCleanly) {
     const std::filesystem::path path = dir.path() / ("random-" + std::to_string(seed) + ".tpt");
     trace::save_trace(trace, path);
     const trace::InOrderReader reader(path);
-    for (const trace::EventSource source : {trace::EventSource(trace), trace::EventSource(reader)}) {
+    for (const trace::EventSource source :
+         {trace::EventSource(trace), trace::EventSource(reader)}) {
       reported += succeeds_or_fails_cleanly("report", [&] {
         std::vector<ProcessReport> processes{analyze(source, path.string())};
         processes.back().plans = analyze_plans(source, {.solver_seconds = 0.01});
@@ -78,9 +79,10 @@ TEST(RandomTraces, ReportPlansAndTextSucceedOrFailCleanly) {
       succeeds_or_fails_cleanly("report by kernel", [&] {
         (void)analyze_plans(source, {.solver_seconds = 0.01, .iteration_kernel = "k1"});
       });
-      for (const plan::PlanRequest& r : {request(true, false), request(false, true), request(true, true),
-                                         request(true, true, "k2")}) {
-        planned += succeeds_or_fails_cleanly("plan", [&] { (void)plan::plan_from_trace(source, path.string(), r); });
+      for (const plan::PlanRequest& r : {request(true, false), request(false, true),
+                                         request(true, true), request(true, true, "k2")}) {
+        planned += succeeds_or_fails_cleanly(
+            "plan", [&] { (void)plan::plan_from_trace(source, path.string(), r); });
       }
     }
   }

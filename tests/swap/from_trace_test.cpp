@@ -157,7 +157,8 @@ TEST(ModelFromTrace, AZeroByteDeviceToDeviceCopyIsAnOperationToo) {
   t.alloc(1, kMiB);
   t.alloc(2, kMiB);
   t.add(trace::RangePush{1});
-  t.add(trace::Copy{.op_id = 1, .kind = trace::CopyKind::device_to_device, .src = {1, 0, 0}, .dst = {2, 0, 0}});
+  t.add(trace::Copy{
+      .op_id = 1, .kind = trace::CopyKind::device_to_device, .src = {1, 0, 0}, .dst = {2, 0, 0}});
   t.launch(2, 0, {2});
   t.add(trace::RangePop{});
   const Model m = model_from_trace(t.trace, nvtx_iterations(t.trace, "iteration")[0]);

@@ -52,6 +52,40 @@ TEST(OptimizeEndToEnd, ExamplesStayBitIdenticalInEveryMode) {
   }
 }
 
+// Programs drawn from seeds (random_program.cpp: synchronous and stream-ordered allocations of
+// several sizes, kernels, copies and memsets among them), with a second body every 7th step that
+// the plan does not know: every mode gives the plain run's results, and across the seeds plans are
+// installed, buffers are swapped and the runtime returns to recording and plans again (whether one
+// run gets a plan in time depends on the machine: ASan builds are slow to plan).
+TEST(OptimizeEndToEnd, RandomProgramsStayBitIdentical) {
+  const std::vector<std::vector<std::string>> modes = {{"--optimize=pool"},
+                                                       {"--optimize=pool,swap", "--budget", "6M"},
+                                                       {"--optimize=swap", "--budget", "5M"}};
+  int installed = 0;
+  int swapped_out = 0;
+  int returns = 0;
+  for (const std::string seed : {"1", "2", "3", "4"}) {
+    const std::vector<std::string> args = {"--seed", seed, "--steps", "24", "--sleep-us", "10000", "--stray-every", "7"};
+    Sandbox box;
+    const ProgramRun off = box.plain(random_program(), args);
+    ASSERT_EQ(off.exit_code, 0) << off.err;
+    for (std::vector<std::string> flags : modes) {
+      flags.insert(flags.end(), {"--plan-cache", "off"});
+      const ProgramRun on = box.tidepool(flags, random_program(), args);
+      ASSERT_EQ(on.exit_code, 0) << flags[0] << " seed " << seed << ": " << on.err;
+      EXPECT_EQ(on.checksum(), off.checksum()) << flags[0] << " seed " << seed;
+      EXPECT_EQ(on.err.find("warning"), std::string::npos) << flags[0] << " seed " << seed << ": " << on.err;
+      const auto decisions = box.newest_decisions();
+      installed += decisions.count(RecordTag::plan_installed);
+      swapped_out += decisions.count(RecordTag::swap_out);
+      returns += decisions.count(RecordTag::return_to_recording);
+    }
+  }
+  EXPECT_GE(installed, 4);
+  EXPECT_GT(swapped_out, 0);
+  EXPECT_GT(returns, 0);
+}
+
 TEST(OptimizeEndToEnd, OnlinePlanServesAllocationsFromTheArena) {
   Sandbox box;
   const ProgramRun off = box.plain(steps_program(), kStepArgs);

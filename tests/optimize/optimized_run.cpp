@@ -23,6 +23,10 @@ std::string steps_program() {
   return TIDEPOOL_STEPS_PROGRAM;
 }
 
+std::string random_program() {
+  return TIDEPOOL_RANDOM_PROGRAM;
+}
+
 std::string ProgramRun::checksum() const {
   std::istringstream lines(out);
   for (std::string line; std::getline(lines, line);) {

@@ -56,5 +56,6 @@ class Sandbox {
 
 std::string example(const std::string& name);
 std::string steps_program();
+std::string random_program();
 
 }  // namespace optimize_test

@@ -65,7 +65,8 @@ TEST(OptimizeEndToEnd, RandomProgramsStayBitIdentical) {
   int swapped_out = 0;
   int returns = 0;
   for (const std::string seed : {"1", "2", "3", "4"}) {
-    const std::vector<std::string> args = {"--seed", seed, "--steps", "24", "--sleep-us", "10000", "--stray-every", "7"};
+    const std::vector<std::string> args = {"--seed",     seed,    "--steps",       "24",
+                                           "--sleep-us", "10000", "--stray-every", "7"};
     Sandbox box;
     const ProgramRun off = box.plain(random_program(), args);
     ASSERT_EQ(off.exit_code, 0) << off.err;
@@ -74,7 +75,8 @@ TEST(OptimizeEndToEnd, RandomProgramsStayBitIdentical) {
       const ProgramRun on = box.tidepool(flags, random_program(), args);
       ASSERT_EQ(on.exit_code, 0) << flags[0] << " seed " << seed << ": " << on.err;
       EXPECT_EQ(on.checksum(), off.checksum()) << flags[0] << " seed " << seed;
-      EXPECT_EQ(on.err.find("warning"), std::string::npos) << flags[0] << " seed " << seed << ": " << on.err;
+      EXPECT_EQ(on.err.find("warning"), std::string::npos)
+          << flags[0] << " seed " << seed << ": " << on.err;
       const auto decisions = box.newest_decisions();
       installed += decisions.count(RecordTag::plan_installed);
       swapped_out += decisions.count(RecordTag::swap_out);

@@ -36,7 +36,8 @@ long flag(int argc, char** argv, const char* name, long fallback) {
 struct Checksum {
   uint64_t hash = 14695981039346656037ull;
   void add(const void* data, size_t bytes) {
-    for (size_t i = 0; i < bytes; ++i) hash = (hash ^ static_cast<const unsigned char*>(data)[i]) * 1099511628211ull;
+    for (size_t i = 0; i < bytes; ++i)
+      hash = (hash ^ static_cast<const unsigned char*>(data)[i]) * 1099511628211ull;
   }
 };
 
@@ -48,10 +49,10 @@ enum class Kind { alloc, alloc_async, free, free_async, fill, axpy, copy, memset
 
 struct Op {
   Kind kind;
-  int slot = 0;          // the buffer written (or allocated, freed, read back)
-  int other = 0;         // the buffer read (axpy, copy)
+  int slot = 0;           // the buffer written (or allocated, freed, read back)
+  int other = 0;          // the buffer read (axpy, copy)
   unsigned elements = 0;  // of an allocation
-  float value = 0;       // fill value, axpy factor
+  float value = 0;        // fill value, axpy factor
 };
 
 // A body of operations over the slots: every temporary allocated in it is freed by its end, and
@@ -76,15 +77,18 @@ std::vector<Op> draw_body(std::mt19937_64& random) {
       if (live[s]) continue;
       live[s] = true;
       async[s] = random() % 3 == 0;
-      body.push_back({async[s] ? Kind::alloc_async : Kind::alloc, s, 0, kElements[random() % kElements.size()]});
-      body.push_back({Kind::fill, s, 0, 0, static_cast<float>(random() % 9) * 0.5f});  // never read unwritten
+      body.push_back({async[s] ? Kind::alloc_async : Kind::alloc, s, 0,
+                      kElements[random() % kElements.size()]});
+      body.push_back(
+          {Kind::fill, s, 0, 0, static_cast<float>(random() % 9) * 0.5f});  // never read unwritten
     } else if (roll < 5) {
       const int s = kPersistent + static_cast<int>(random() % kTemporaries);
       if (!live[s]) continue;
       live[s] = false;
       body.push_back({async[s] ? Kind::free_async : Kind::free, s});
     } else if (roll < 7) {
-      body.push_back({Kind::axpy, live_slot(), live_slot(), 0, 0.25f * static_cast<float>(1 + random() % 4)});
+      body.push_back(
+          {Kind::axpy, live_slot(), live_slot(), 0, 0.25f * static_cast<float>(1 + random() % 4)});
     } else if (roll < 8) {
       body.push_back({Kind::fill, live_slot(), 0, 0, static_cast<float>(random() % 9)});
     } else if (roll < 9) {
@@ -125,7 +129,8 @@ struct Program {
         break;
       case Kind::alloc_async:
         elements[op.slot] = op.elements;
-        check(cuMemAllocAsync(&buffer[op.slot], op.elements * sizeof(float), nullptr), "cuMemAllocAsync");
+        check(cuMemAllocAsync(&buffer[op.slot], op.elements * sizeof(float), nullptr),
+              "cuMemAllocAsync");
         break;
       case Kind::free:
         check(cuMemFree(buffer[op.slot]), "cuMemFree");
@@ -146,13 +151,16 @@ struct Program {
         break;
       }
       case Kind::copy:
-        if (op.slot != op.other) check(cuMemcpyDtoD(buffer[op.slot], buffer[op.other], n * sizeof(float)), "copy");
+        if (op.slot != op.other)
+          check(cuMemcpyDtoD(buffer[op.slot], buffer[op.other], n * sizeof(float)), "copy");
         break;
       case Kind::memset:
-        check(cuMemsetD32(buffer[op.slot], 0x3f800000u, elements[op.slot] / 2), "memset");  // 1.0f, first half
+        check(cuMemsetD32(buffer[op.slot], 0x3f800000u, elements[op.slot] / 2),
+              "memset");  // 1.0f, first half
         break;
       case Kind::read_back:
-        check(cuMemcpyDtoH(host.data(), buffer[op.slot], elements[op.slot] * sizeof(float)), "copy back");
+        check(cuMemcpyDtoH(host.data(), buffer[op.slot], elements[op.slot] * sizeof(float)),
+              "copy back");
         checksum.add(host.data(), elements[op.slot] * sizeof(float));
         break;
     }

@@ -8,38 +8,20 @@
 // buffers at the end.
 #include <cuda.h>
 
+#include <algorithm>
 #include <array>
 #include <chrono>
 #include <cstdint>
-#include <cstdio>
-#include <cstdlib>
-#include <cstring>
 #include <random>
 #include <thread>
 #include <vector>
 
+#include "tests/optimize/test_program.h"
+
 namespace {
 
-void check(CUresult r, const char* what) {
-  if (r == CUDA_SUCCESS) return;
-  std::fprintf(stderr, "random_program: %s failed (%d)\n", what, static_cast<int>(r));
-  std::exit(1);
-}
-
-long flag(int argc, char** argv, const char* name, long fallback) {
-  for (int i = 1; i + 1 < argc; ++i) {
-    if (std::strcmp(argv[i], name) == 0) return std::strtol(argv[i + 1], nullptr, 10);
-  }
-  return fallback;
-}
-
-struct Checksum {
-  uint64_t hash = 14695981039346656037ull;
-  void add(const void* data, size_t bytes) {
-    for (size_t i = 0; i < bytes; ++i)
-      hash = (hash ^ static_cast<const unsigned char*>(data)[i]) * 1099511628211ull;
-  }
-};
+using test_program::check;
+using test_program::flag;
 
 constexpr int kPersistent = 2;
 constexpr int kTemporaries = 6;
@@ -106,18 +88,17 @@ std::vector<Op> draw_body(std::mt19937_64& random) {
 }
 
 struct Program {
-  CUfunction fill = nullptr;
-  CUfunction axpy = nullptr;
+  test_program::TestKernels k;
   std::array<CUdeviceptr, kSlots> buffer{};
   std::array<unsigned, kSlots> elements{};
   std::vector<float> host;
-  Checksum checksum;
+  test_program::Checksum checksum;
 
   void launch_fill(int slot, float value) {
     CUdeviceptr dst = buffer[slot];
     unsigned n = elements[slot];
     void* params[] = {&dst, &value, &n};
-    check(cuLaunchKernel(fill, 1, 1, 1, 256, 1, 1, 0, nullptr, params, nullptr), "fill");
+    check(cuLaunchKernel(k.fill, 1, 1, 1, 256, 1, 1, 0, nullptr, params, nullptr), "fill");
   }
 
   void run(const Op& op) {
@@ -147,7 +128,7 @@ struct Program {
         CUdeviceptr y = buffer[op.slot];
         unsigned count = n;
         void* params[] = {&a, &x, &y, &count};
-        check(cuLaunchKernel(axpy, 1, 1, 1, 256, 1, 1, 0, nullptr, params, nullptr), "axpy");
+        check(cuLaunchKernel(k.axpy, 1, 1, 1, 256, 1, 1, 0, nullptr, params, nullptr), "axpy");
         break;
       }
       case Kind::copy:
@@ -170,6 +151,7 @@ struct Program {
 }  // namespace
 
 int main(int argc, char** argv) {
+  test_program::program_name = "random_program";
   const long seed = flag(argc, argv, "--seed", 1);
   const long steps = flag(argc, argv, "--steps", 24);
   const long sleep_us = flag(argc, argv, "--sleep-us", 0);
@@ -178,17 +160,8 @@ int main(int argc, char** argv) {
   const std::vector<Op> body = draw_body(random);
   const std::vector<Op> stray = draw_body(random);
 
-  check(cuInit(0), "cuInit");
-  CUdevice device = 0;
-  check(cuDeviceGet(&device, 0), "cuDeviceGet");
-  CUcontext context = nullptr;
-  check(cuDevicePrimaryCtxRetain(&context, device), "cuDevicePrimaryCtxRetain");
-  check(cuCtxSetCurrent(context), "cuCtxSetCurrent");
-  CUmodule module = nullptr;
-  check(cuModuleLoadData(&module, "random_program"), "cuModuleLoadData");
   Program p;
-  check(cuModuleGetFunction(&p.fill, module, "simcuda_test_fill"), "fill function");
-  check(cuModuleGetFunction(&p.axpy, module, "simcuda_test_axpy"), "axpy function");
+  p.k = test_program::open_test_kernels();
   p.host.resize(3u << 18);
   for (int s = 0; s < kPersistent; ++s) {
     p.elements[s] = 1u << 19;
@@ -204,6 +177,6 @@ int main(int argc, char** argv) {
     p.run({Kind::read_back, s});
     check(cuMemFree(p.buffer[s]), "free persistent");
   }
-  std::printf("checksum: %016llx\n", static_cast<unsigned long long>(p.checksum.hash));
+  p.checksum.print();
   return 0;
 }

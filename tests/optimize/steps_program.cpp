@@ -19,7 +19,6 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <functional>
 #include <mutex>
 #include <optional>
@@ -27,33 +26,19 @@
 #include <thread>
 #include <vector>
 
+#include "tests/optimize/test_program.h"
+
 namespace {
 
-void check(CUresult r, const char* what) {
-  if (r == CUDA_SUCCESS) return;
-  std::fprintf(stderr, "steps_program: %s failed (%d)\n", what, static_cast<int>(r));
-  std::exit(1);
-}
+using test_program::check;
+using test_program::flag;
 
-struct Checksum {
-  uint64_t hash = 14695981039346656037ull;
-  void add(const void* data, size_t bytes) {
-    for (size_t i = 0; i < bytes; ++i)
-      hash = (hash ^ static_cast<const unsigned char*>(data)[i]) * 1099511628211ull;
-  }
-};
-
-struct Kernels {
-  CUfunction fill = nullptr;
-  CUfunction axpy = nullptr;
-};
-
-void fill(const Kernels& k, CUstream stream, CUdeviceptr dst, float value, unsigned n) {
+void fill(const test_program::TestKernels& k, CUstream stream, CUdeviceptr dst, float value, unsigned n) {
   void* params[] = {&dst, &value, &n};
   check(cuLaunchKernel(k.fill, 1, 1, 1, 256, 1, 1, 0, stream, params, nullptr), "fill");
 }
 
-void axpy(const Kernels& k, float a, CUdeviceptr x, CUdeviceptr y, unsigned n) {
+void axpy(const test_program::TestKernels& k, float a, CUdeviceptr x, CUdeviceptr y, unsigned n) {
   void* params[] = {&a, &x, &y, &n};
   check(cuLaunchKernel(k.axpy, 1, 1, 1, 256, 1, 1, 0, nullptr, params, nullptr), "axpy");
 }
@@ -138,14 +123,6 @@ class HostChurn {
   std::thread thread_;
 };
 
-long flag(int argc, char** argv, const char* name, long fallback) {
-  for (int i = 1; i + 1 < argc; ++i) {
-    if (std::strcmp(argv[i], name) == 0) return std::strtol(argv[i + 1], nullptr, 10);
-  }
-  return fallback;
-}
-
-
 // Everything the steps use, kept until the exit handler is done with it.
 struct Program {
   long steps = 0;
@@ -154,10 +131,10 @@ struct Program {
   bool capture = false;
   long sleep_us = 0;
   unsigned most = 0;
-  Kernels k;
+  test_program::TestKernels k;
   CUstream side = nullptr;
   CUdeviceptr weights = 0, seed = 0, captured = 0;
-  Checksum checksum;
+  test_program::Checksum checksum;
   std::vector<float> host;
 
   void step(Relay& relay, long step) {
@@ -203,7 +180,7 @@ struct Program {
     check(cuMemFree(seed), "free seed");
     check(cuMemFree(captured), "free captured");
     check(cuStreamDestroy(side), "stream destroy");
-    std::printf("checksum: %016llx\n", static_cast<unsigned long long>(checksum.hash));
+    checksum.print();
   }
 };
 
@@ -220,6 +197,7 @@ void finish_at_exit() {
 }  // namespace
 
 int main(int argc, char** argv) {
+  test_program::program_name = "steps_program";
   static Program p;  // outlives main: the exit handler may still use it
   p.steps = flag(argc, argv, "--steps", 20);
   p.elements = static_cast<unsigned>(flag(argc, argv, "--elements", 1 << 20));
@@ -239,16 +217,8 @@ int main(int argc, char** argv) {
   }
   p.most = p.change_at > 0 ? 2 * p.elements : p.elements;
 
-  check(cuInit(0), "cuInit");
-  CUdevice device = 0;
-  check(cuDeviceGet(&device, 0), "cuDeviceGet");
-  CUcontext context = nullptr;
-  check(cuDevicePrimaryCtxRetain(&context, device), "cuDevicePrimaryCtxRetain");
-  check(cuCtxSetCurrent(context), "cuCtxSetCurrent");
-  CUmodule module = nullptr;
-  check(cuModuleLoadData(&module, "steps_program"), "cuModuleLoadData");
-  check(cuModuleGetFunction(&p.k.fill, module, "simcuda_test_fill"), "fill function");
-  check(cuModuleGetFunction(&p.k.axpy, module, "simcuda_test_axpy"), "axpy function");
+  p.k = test_program::open_test_kernels();
+  const CUcontext context = p.k.context;
   check(cuStreamCreate(&p.side, CU_STREAM_NON_BLOCKING), "cuStreamCreate");
 
   check(cuMemAlloc(&p.weights, p.most * sizeof(float)), "weights");

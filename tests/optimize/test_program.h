@@ -1,0 +1,60 @@
+// What the optimizer's test programs (steps_program.cpp, random_program.cpp) share: a failed
+// driver call ends the program with one line, "--name value" flags, the checksum they print, and
+// simcuda's test kernels, found after device 0's primary context is made current.
+#pragma once
+
+#include <cuda.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+namespace test_program {
+
+// The name errors are prefixed with (set by main).
+inline const char* program_name = "test program";
+
+inline void check(CUresult r, const char* what) {
+  if (r == CUDA_SUCCESS) return;
+  std::fprintf(stderr, "%s: %s failed (%d)\n", program_name, what, static_cast<int>(r));
+  std::exit(1);
+}
+
+inline long flag(int argc, char** argv, const char* name, long fallback) {
+  for (int i = 1; i + 1 < argc; ++i) {
+    if (std::strcmp(argv[i], name) == 0) return std::strtol(argv[i + 1], nullptr, 10);
+  }
+  return fallback;
+}
+
+// FNV-1a 64 over the results, printed as "checksum: <16 hex digits>".
+struct Checksum {
+  uint64_t hash = 14695981039346656037ull;
+  void add(const void* data, size_t bytes) {
+    for (size_t i = 0; i < bytes; ++i) hash = (hash ^ static_cast<const unsigned char*>(data)[i]) * 1099511628211ull;
+  }
+  void print() const { std::printf("checksum: %016llx\n", static_cast<unsigned long long>(hash)); }
+};
+
+struct TestKernels {
+  CUcontext context = nullptr;
+  CUfunction fill = nullptr;  // (float* dst, float value, unsigned n)
+  CUfunction axpy = nullptr;  // (float a, const float* x, float* y, unsigned n): y += a x
+};
+
+inline TestKernels open_test_kernels() {
+  check(cuInit(0), "cuInit");
+  CUdevice device = 0;
+  check(cuDeviceGet(&device, 0), "cuDeviceGet");
+  TestKernels k;
+  check(cuDevicePrimaryCtxRetain(&k.context, device), "cuDevicePrimaryCtxRetain");
+  check(cuCtxSetCurrent(k.context), "cuCtxSetCurrent");
+  CUmodule module = nullptr;
+  check(cuModuleLoadData(&module, program_name), "cuModuleLoadData");
+  check(cuModuleGetFunction(&k.fill, module, "simcuda_test_fill"), "fill function");
+  check(cuModuleGetFunction(&k.axpy, module, "simcuda_test_axpy"), "axpy function");
+  return k;
+}
+
+}  // namespace test_program

@@ -33,7 +33,8 @@ namespace {
 using test_program::check;
 using test_program::flag;
 
-void fill(const test_program::TestKernels& k, CUstream stream, CUdeviceptr dst, float value, unsigned n) {
+void fill(const test_program::TestKernels& k, CUstream stream, CUdeviceptr dst, float value,
+          unsigned n) {
   void* params[] = {&dst, &value, &n};
   check(cuLaunchKernel(k.fill, 1, 1, 1, 256, 1, 1, 0, stream, params, nullptr), "fill");
 }

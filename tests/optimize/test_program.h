@@ -32,7 +32,8 @@ inline long flag(int argc, char** argv, const char* name, long fallback) {
 struct Checksum {
   uint64_t hash = 14695981039346656037ull;
   void add(const void* data, size_t bytes) {
-    for (size_t i = 0; i < bytes; ++i) hash = (hash ^ static_cast<const unsigned char*>(data)[i]) * 1099511628211ull;
+    for (size_t i = 0; i < bytes; ++i)
+      hash = (hash ^ static_cast<const unsigned char*>(data)[i]) * 1099511628211ull;
   }
   void print() const { std::printf("checksum: %016llx\n", static_cast<unsigned long long>(hash)); }
 };

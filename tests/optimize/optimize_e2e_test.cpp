@@ -54,13 +54,19 @@ TEST(OptimizeEndToEnd, ExamplesStayBitIdenticalInEveryMode) {
 
 // Programs drawn from seeds (random_program.cpp: synchronous and stream-ordered allocations of
 // several sizes, kernels, copies and memsets among them), with a second body every 7th step that
-// the plan does not know: every mode gives the plain run's results, and across the seeds plans are
-// installed, buffers are swapped and the runtime returns to recording and plans again (whether one
-// run gets a plan in time depends on the machine: ASan builds are slow to plan).
+// the plan does not know, and once with their calls made by three threads in turn: every mode gives
+// the plain run's results, and across the seeds plans are installed, buffers are swapped and the
+// runtime returns to recording and plans again (whether one run gets a plan in time depends on the
+// machine: ASan builds are slow to plan).
 TEST(OptimizeEndToEnd, RandomProgramsStayBitIdentical) {
-  const std::vector<std::vector<std::string>> modes = {{"--optimize=pool"},
-                                                       {"--optimize=pool,swap", "--budget", "6M"},
-                                                       {"--optimize=swap", "--budget", "5M"}};
+  struct Mode {
+    std::vector<std::string> flags;
+    std::string threads;
+  };
+  const std::vector<Mode> modes = {{{"--optimize=pool"}, "1"},
+                                   {{"--optimize=pool,swap", "--budget", "6M"}, "1"},
+                                   {{"--optimize=swap", "--budget", "5M"}, "1"},
+                                   {{"--optimize=pool,swap", "--budget", "6M"}, "3"}};
   int installed = 0;
   int swapped_out = 0;
   int returns = 0;
@@ -70,13 +76,16 @@ TEST(OptimizeEndToEnd, RandomProgramsStayBitIdentical) {
     Sandbox box;
     const ProgramRun off = box.plain(random_program(), args);
     ASSERT_EQ(off.exit_code, 0) << off.err;
-    for (std::vector<std::string> flags : modes) {
+    for (const Mode& mode : modes) {
+      std::vector<std::string> flags = mode.flags;
       flags.insert(flags.end(), {"--plan-cache", "off"});
-      const ProgramRun on = box.tidepool(flags, random_program(), args);
-      ASSERT_EQ(on.exit_code, 0) << flags[0] << " seed " << seed << ": " << on.err;
-      EXPECT_EQ(on.checksum(), off.checksum()) << flags[0] << " seed " << seed;
-      EXPECT_EQ(on.err.find("warning"), std::string::npos)
-          << flags[0] << " seed " << seed << ": " << on.err;
+      std::vector<std::string> threaded = args;
+      threaded.insert(threaded.end(), {"--threads", mode.threads});
+      const std::string what = flags[0] + " threads " + mode.threads + " seed " + seed;
+      const ProgramRun on = box.tidepool(flags, random_program(), threaded);
+      ASSERT_EQ(on.exit_code, 0) << what << ": " << on.err;
+      EXPECT_EQ(on.checksum(), off.checksum()) << what;
+      EXPECT_EQ(on.err.find("warning"), std::string::npos) << what << ": " << on.err;
       const auto decisions = box.newest_decisions();
       installed += decisions.count(RecordTag::plan_installed);
       swapped_out += decisions.count(RecordTag::swap_out);

@@ -4,7 +4,8 @@
 // frees), on a few persistent buffers and up to six temporaries, all drawn from the seed. With
 // --stray-every K, every K-th step runs a second body instead (a phase the plan does not know).
 // Flags: --seed S, --steps N, --sleep-us N (real time per step, so that background planning keeps
-// up), --stray-every K. Prints "checksum: <16 hex digits>" over every copy back and the persistent
+// up), --stray-every K, --threads N (the calls are made by N threads in turn, one at a time and in
+// the same order: the same events, from several threads, reach the trace in their own chunks). Prints "checksum: <16 hex digits>" over every copy back and the persistent
 // buffers at the end.
 #include <cuda.h>
 
@@ -12,6 +13,7 @@
 #include <array>
 #include <chrono>
 #include <cstdint>
+#include <cstdio>
 #include <random>
 #include <thread>
 #include <vector>
@@ -156,6 +158,11 @@ int main(int argc, char** argv) {
   const long steps = flag(argc, argv, "--steps", 24);
   const long sleep_us = flag(argc, argv, "--sleep-us", 0);
   const long stray_every = flag(argc, argv, "--stray-every", 0);
+  const long threads = flag(argc, argv, "--threads", 1);
+  if (threads < 1) {
+    std::fprintf(stderr, "random_program: --threads must be at least 1\n");
+    return 2;
+  }
   std::mt19937_64 random(static_cast<uint64_t>(seed));
   const std::vector<Op> body = draw_body(random);
   const std::vector<Op> stray = draw_body(random);
@@ -168,10 +175,13 @@ int main(int argc, char** argv) {
     check(cuMemAlloc(&p.buffer[s], p.elements[s] * sizeof(float)), "persistent");
     p.launch_fill(s, static_cast<float>(s + 1));
   }
-  for (long step = 1; step <= steps; ++step) {
-    const bool strays = stray_every > 0 && step % stray_every == 0;
-    for (const Op& op : strays ? stray : body) p.run(op);
-    if (sleep_us > 0) std::this_thread::sleep_for(std::chrono::microseconds(sleep_us));
+  {
+    test_program::Relay relay(threads, p.k.context);
+    for (long step = 1; step <= steps; ++step) {
+      const bool strays = stray_every > 0 && step % stray_every == 0;
+      for (const Op& op : strays ? stray : body) relay.run([&] { p.run(op); });
+      if (sleep_us > 0) std::this_thread::sleep_for(std::chrono::microseconds(sleep_us));
+    }
   }
   for (int s = 0; s < kPersistent; ++s) {
     p.run({Kind::read_back, s});

@@ -15,12 +15,10 @@
 
 #include <atomic>
 #include <chrono>
-#include <condition_variable>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <thread>
@@ -32,6 +30,7 @@ namespace {
 
 using test_program::check;
 using test_program::flag;
+using test_program::Relay;
 
 void fill(const test_program::TestKernels& k, CUstream stream, CUdeviceptr dst, float value,
           unsigned n) {
@@ -43,61 +42,6 @@ void axpy(const test_program::TestKernels& k, float a, CUdeviceptr x, CUdevicept
   void* params[] = {&a, &x, &y, &n};
   check(cuLaunchKernel(k.axpy, 1, 1, 1, 256, 1, 1, 0, nullptr, params, nullptr), "axpy");
 }
-
-// Makes calls one at a time, in the order given, each on the next of its threads in turn (or on
-// the calling thread when it has one thread).
-class Relay {
- public:
-  Relay(long threads, CUcontext context) {
-    for (long i = 1; i < threads; ++i) threads_.emplace_back([this, i, context] { serve(i, context); });
-    count_ = threads;
-  }
-  ~Relay() {
-    {
-      const std::lock_guard lock(mutex_);
-      stopping_ = true;
-    }
-    changed_.notify_all();
-    for (std::thread& t : threads_) t.join();
-  }
-  Relay(const Relay&) = delete;
-  Relay& operator=(const Relay&) = delete;
-
-  void run(const std::function<void()>& call) {
-    const long turn = next_++ % count_;
-    if (turn == 0) {
-      call();
-      return;
-    }
-    std::unique_lock lock(mutex_);
-    call_ = &call;
-    turn_ = turn;
-    changed_.notify_all();
-    changed_.wait(lock, [&] { return call_ == nullptr; });
-  }
-
- private:
-  void serve(long index, CUcontext context) {
-    check(cuCtxSetCurrent(context), "cuCtxSetCurrent (relay thread)");
-    std::unique_lock lock(mutex_);
-    for (;;) {
-      changed_.wait(lock, [&] { return stopping_ || (call_ != nullptr && turn_ == index); });
-      if (stopping_) return;
-      (*call_)();
-      call_ = nullptr;
-      changed_.notify_all();
-    }
-  }
-
-  std::mutex mutex_;
-  std::condition_variable changed_;
-  const std::function<void()>* call_ = nullptr;  // the call waiting for thread turn_
-  long turn_ = 0;
-  long next_ = 0;
-  long count_ = 1;
-  bool stopping_ = false;
-  std::vector<std::thread> threads_;
-};
 
 // Allocates and frees pinned host memory until stopped.
 class HostChurn {

@@ -1,14 +1,20 @@
 // What the optimizer's test programs (steps_program.cpp, random_program.cpp) share: a failed
-// driver call ends the program with one line, "--name value" flags, the checksum they print, and
-// simcuda's test kernels, found after device 0's primary context is made current.
+// driver call ends the program with one line, "--name value" flags, the checksum they print,
+// simcuda's test kernels, found after device 0's primary context is made current, and a relay
+// that makes a program's calls on several threads in turn.
 #pragma once
 
 #include <cuda.h>
 
+#include <condition_variable>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
+#include <mutex>
+#include <thread>
+#include <vector>
 
 namespace test_program {
 
@@ -57,5 +63,60 @@ inline TestKernels open_test_kernels() {
   check(cuModuleGetFunction(&k.axpy, module, "simcuda_test_axpy"), "axpy function");
   return k;
 }
+
+// Makes calls one at a time, in the order given, each on the next of its threads in turn (or on
+// the calling thread when it has one thread).
+class Relay {
+ public:
+  Relay(long threads, CUcontext context) {
+    for (long i = 1; i < threads; ++i) threads_.emplace_back([this, i, context] { serve(i, context); });
+    count_ = threads;
+  }
+  ~Relay() {
+    {
+      const std::lock_guard lock(mutex_);
+      stopping_ = true;
+    }
+    changed_.notify_all();
+    for (std::thread& t : threads_) t.join();
+  }
+  Relay(const Relay&) = delete;
+  Relay& operator=(const Relay&) = delete;
+
+  void run(const std::function<void()>& call) {
+    const long turn = next_++ % count_;
+    if (turn == 0) {
+      call();
+      return;
+    }
+    std::unique_lock lock(mutex_);
+    call_ = &call;
+    turn_ = turn;
+    changed_.notify_all();
+    changed_.wait(lock, [&] { return call_ == nullptr; });
+  }
+
+ private:
+  void serve(long index, CUcontext context) {
+    check(cuCtxSetCurrent(context), "cuCtxSetCurrent (relay thread)");
+    std::unique_lock lock(mutex_);
+    for (;;) {
+      changed_.wait(lock, [&] { return stopping_ || (call_ != nullptr && turn_ == index); });
+      if (stopping_) return;
+      (*call_)();
+      call_ = nullptr;
+      changed_.notify_all();
+    }
+  }
+
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  const std::function<void()>* call_ = nullptr;  // the call waiting for thread turn_
+  long turn_ = 0;
+  long next_ = 0;
+  long count_ = 1;
+  bool stopping_ = false;
+  std::vector<std::thread> threads_;
+};
 
 }  // namespace test_program

@@ -5,8 +5,8 @@
 // --stray-every K, every K-th step runs a second body instead (a phase the plan does not know).
 // Flags: --seed S, --steps N, --sleep-us N (real time per step, so that background planning keeps
 // up), --stray-every K, --threads N (the calls are made by N threads in turn, one at a time and in
-// the same order: the same events, from several threads, reach the trace in their own chunks). Prints "checksum: <16 hex digits>" over every copy back and the persistent
-// buffers at the end.
+// the same order: the same events, from several threads, reach the trace in their own chunks).
+// Prints "checksum: <16 hex digits>" over every copy back and the persistent buffers at the end.
 #include <cuda.h>
 
 #include <algorithm>

@@ -69,7 +69,8 @@ inline TestKernels open_test_kernels() {
 class Relay {
  public:
   Relay(long threads, CUcontext context) {
-    for (long i = 1; i < threads; ++i) threads_.emplace_back([this, i, context] { serve(i, context); });
+    for (long i = 1; i < threads; ++i)
+      threads_.emplace_back([this, i, context] { serve(i, context); });
     count_ = threads;
   }
   ~Relay() {

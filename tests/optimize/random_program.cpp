@@ -6,6 +6,7 @@
 // Flags: --seed S, --steps N, --sleep-us N (real time per step, so that background planning keeps
 // up), --stray-every K, --threads N (the calls are made by N threads in turn, one at a time and in
 // the same order: the same events, from several threads, reach the trace in their own chunks).
+// A third of the copies are of 0 bytes.
 // Prints "checksum: <16 hex digits>" over every copy back and the persistent buffers at the end.
 #include <cuda.h>
 
@@ -37,6 +38,7 @@ struct Op {
   int other = 0;          // the buffer read (axpy, copy)
   unsigned elements = 0;  // of an allocation
   float value = 0;        // fill value, axpy factor
+  bool empty = false;     // a copy of 0 bytes (valid, and some programs make them)
 };
 
 // A body of operations over the slots: every temporary allocated in it is freed by its end, and
@@ -76,7 +78,7 @@ std::vector<Op> draw_body(std::mt19937_64& random) {
     } else if (roll < 8) {
       body.push_back({Kind::fill, live_slot(), 0, 0, static_cast<float>(random() % 9)});
     } else if (roll < 9) {
-      body.push_back({Kind::copy, live_slot(), live_slot()});
+      body.push_back({.kind = Kind::copy, .slot = live_slot(), .other = live_slot(), .empty = random() % 3 == 0});
     } else if (roll < 10) {
       body.push_back({Kind::memset, live_slot()});
     } else {
@@ -134,8 +136,8 @@ struct Program {
         break;
       }
       case Kind::copy:
-        if (op.slot != op.other)
-          check(cuMemcpyDtoD(buffer[op.slot], buffer[op.other], n * sizeof(float)), "copy");
+        if (op.slot != op.other || op.empty)
+          check(cuMemcpyDtoD(buffer[op.slot], buffer[op.other], op.empty ? 0 : n * sizeof(float)), "copy");
         break;
       case Kind::memset:
         check(cuMemsetD32(buffer[op.slot], 0x3f800000u, elements[op.slot] / 2),

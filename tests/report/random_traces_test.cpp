@@ -86,7 +86,7 @@ TEST(RandomTraces, ReportPlansAndTextSucceedOrFailCleanly) {
       }
     }
   }
-  // The traces are odd, not hopeless: most are reported, and many are planned.
+  // The traces are odd, not hopeless: every one is reported, and many are planned.
   EXPECT_EQ(reported, 2 * kSeeds);
   EXPECT_GT(planned, kSeeds);
 }

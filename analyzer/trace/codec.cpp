@@ -16,11 +16,6 @@ namespace tidepool::trace {
 namespace {
 
 template <class T>
-struct IsVector : std::false_type {};
-template <class T>
-struct IsVector<std::vector<T>> : std::true_type {};
-
-template <class T>
 constexpr bool kIsComposite = std::is_same_v<T, Range> || std::is_same_v<T, Access>;
 
 // Walks the fields of a value, calling sink.uint(v) for each integer and sink.bytes(s) for each

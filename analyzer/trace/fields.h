@@ -5,10 +5,17 @@
 
 #include <concepts>
 #include <type_traits>
+#include <vector>
 
 #include "analyzer/trace/format.h"
 
 namespace tidepool::trace {
+
+// Whether a field's type is a list (std::vector): the walkers give its size, then each element.
+template <class T>
+struct IsVector : std::false_type {};
+template <class T>
+struct IsVector<std::vector<T>> : std::true_type {};
 
 #define TIDEPOOL_TRACE_FIELDS(Type)                                 \
   template <class Self, class Visitor>                              \

@@ -15,11 +15,6 @@
 namespace tidepool::report::testing {
 namespace {
 
-template <class T>
-struct IsVector : std::false_type {};
-template <class T>
-struct IsVector<std::vector<T>> : std::true_type {};
-
 constexpr uint64_t kBase = 0x7f0000000000;  // where the body's allocations are placed
 
 // Fills any record's fields by name, recursively (ranges, accesses, lists).
@@ -37,7 +32,7 @@ class RandomFields {
       value = static_cast<T>(number(name));
     } else if constexpr (std::is_same_v<T, std::string>) {
       value = std::string(random_() % 6, static_cast<char>('a' + random_() % 3));
-    } else if constexpr (IsVector<T>::value) {
+    } else if constexpr (trace::IsVector<T>::value) {
       value.resize(random_() % 4);
       for (auto& element : value) fill(name, element);
     } else if constexpr (std::is_same_v<T, std::array<uint32_t, 3>>) {

@@ -16,11 +16,6 @@
 namespace tidepool::trace::testing {
 namespace {
 
-template <class T>
-struct IsVector : std::false_type {};
-template <class T>
-struct IsVector<std::vector<T>> : std::true_type {};
-
 // Gives each field the next value of a counter (enums: a valid non-zero value).
 struct Filler {
   uint64_t next = 1;

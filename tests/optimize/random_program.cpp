@@ -98,13 +98,6 @@ struct Program {
   std::vector<float> host;
   test_program::Checksum checksum;
 
-  void launch_fill(int slot, float value) {
-    CUdeviceptr dst = buffer[slot];
-    unsigned n = elements[slot];
-    void* params[] = {&dst, &value, &n};
-    check(cuLaunchKernel(k.fill, 1, 1, 1, 256, 1, 1, 0, nullptr, params, nullptr), "fill");
-  }
-
   void run(const Op& op) {
     const unsigned n = std::min(elements[op.slot], elements[op.other]);
     switch (op.kind) {
@@ -124,17 +117,11 @@ struct Program {
         check(cuMemFreeAsync(buffer[op.slot], nullptr), "cuMemFreeAsync");
         break;
       case Kind::fill:
-        launch_fill(op.slot, op.value);
+        test_program::fill(k, nullptr, buffer[op.slot], op.value, elements[op.slot]);
         break;
-      case Kind::axpy: {
-        float a = op.value;
-        CUdeviceptr x = buffer[op.other];
-        CUdeviceptr y = buffer[op.slot];
-        unsigned count = n;
-        void* params[] = {&a, &x, &y, &count};
-        check(cuLaunchKernel(k.axpy, 1, 1, 1, 256, 1, 1, 0, nullptr, params, nullptr), "axpy");
+      case Kind::axpy:
+        test_program::axpy(k, op.value, buffer[op.other], buffer[op.slot], n);
         break;
-      }
       case Kind::copy:
         if (op.slot != op.other || op.empty)
           check(cuMemcpyDtoD(buffer[op.slot], buffer[op.other], op.empty ? 0 : n * sizeof(float)), "copy");
@@ -175,7 +162,7 @@ int main(int argc, char** argv) {
   for (int s = 0; s < kPersistent; ++s) {
     p.elements[s] = 1u << 19;
     check(cuMemAlloc(&p.buffer[s], p.elements[s] * sizeof(float)), "persistent");
-    p.launch_fill(s, static_cast<float>(s + 1));
+    test_program::fill(p.k, nullptr, p.buffer[s], static_cast<float>(s + 1), p.elements[s]);
   }
   {
     test_program::Relay relay(threads, p.k.context);

@@ -30,18 +30,9 @@ namespace {
 
 using test_program::check;
 using test_program::flag;
+using test_program::axpy;
+using test_program::fill;
 using test_program::Relay;
-
-void fill(const test_program::TestKernels& k, CUstream stream, CUdeviceptr dst, float value,
-          unsigned n) {
-  void* params[] = {&dst, &value, &n};
-  check(cuLaunchKernel(k.fill, 1, 1, 1, 256, 1, 1, 0, stream, params, nullptr), "fill");
-}
-
-void axpy(const test_program::TestKernels& k, float a, CUdeviceptr x, CUdeviceptr y, unsigned n) {
-  void* params[] = {&a, &x, &y, &n};
-  check(cuLaunchKernel(k.axpy, 1, 1, 1, 256, 1, 1, 0, nullptr, params, nullptr), "axpy");
-}
 
 // Allocates and frees pinned host memory until stopped.
 class HostChurn {

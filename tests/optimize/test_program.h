@@ -64,6 +64,18 @@ inline TestKernels open_test_kernels() {
   return k;
 }
 
+// dst[0, n) = value, on `stream`.
+inline void fill(const TestKernels& k, CUstream stream, CUdeviceptr dst, float value, unsigned n) {
+  void* params[] = {&dst, &value, &n};
+  check(cuLaunchKernel(k.fill, 1, 1, 1, 256, 1, 1, 0, stream, params, nullptr), "fill");
+}
+
+// y[0, n) += a x[0, n), on the legacy stream.
+inline void axpy(const TestKernels& k, float a, CUdeviceptr x, CUdeviceptr y, unsigned n) {
+  void* params[] = {&a, &x, &y, &n};
+  check(cuLaunchKernel(k.axpy, 1, 1, 1, 256, 1, 1, 0, nullptr, params, nullptr), "axpy");
+}
+
 // Makes calls one at a time, in the order given, each on the next of its threads in turn (or on
 // the calling thread when it has one thread).
 class Relay {

@@ -29,6 +29,12 @@ namespace {
 
 constexpr int kSeeds = 30;
 
+void expect_one_line(const std::string& what, const std::exception& error) {
+  const std::string message = error.what();
+  EXPECT_FALSE(message.empty()) << what;
+  EXPECT_EQ(message.find('\n'), std::string::npos) << what << ": " << message;
+}
+
 // Runs `step`; fails the test unless it succeeds or throws bad input's kind of error, in one line.
 // Returns whether it succeeded.
 bool succeeds_or_fails_cleanly(const std::string& what, const std::function<void()>& step) {
@@ -36,13 +42,9 @@ bool succeeds_or_fails_cleanly(const std::string& what, const std::function<void
     step();
     return true;
   } catch (const std::runtime_error& e) {  // TraceError, PlanError, "no repeating iteration"...
-    const std::string message = e.what();
-    EXPECT_FALSE(message.empty()) << what;
-    EXPECT_EQ(message.find('\n'), std::string::npos) << what << ": " << message;
+    expect_one_line(what, e);
   } catch (const std::invalid_argument& e) {
-    const std::string message = e.what();
-    EXPECT_FALSE(message.empty()) << what;
-    EXPECT_EQ(message.find('\n'), std::string::npos) << what << ": " << message;
+    expect_one_line(what, e);
   } catch (const std::exception& e) {
     ADD_FAILURE() << what << ": an internal error escaped: " << e.what();
   }

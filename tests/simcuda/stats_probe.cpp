@@ -5,6 +5,8 @@
 // second launch waits behind a host function that holds the stream's worker until the child exits.
 // With the argument `graph`, it also captures one more launch into a graph and launches it 3 times.
 // With the argument `managed`, it also allocates managed memory: 5000 bytes freed, 7000 kept.
+// With the argument `oom`, it only asks for memory, for SIMCUDA_OOM_RATE: 300 device allocations
+// of 4096 bytes and 100 pinned host ones, each freed at once; out of memory is an answer, not an error.
 #include <cuda.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -64,6 +66,23 @@ void fork_a_child_that_exits() {
   hold = Hold::released;
 }
 
+// The `oom` run: only CUDA_SUCCESS and CUDA_ERROR_OUT_OF_MEMORY are answers it expects.
+int ask_for_memory() {
+  for (int i = 0; i < 300; ++i) {
+    CUdeviceptr p = 0;
+    const CUresult r = cuMemAlloc(&p, 4096);
+    if (r == CUDA_SUCCESS) check(cuMemFree(p), "cuMemFree");
+    else if (r != CUDA_ERROR_OUT_OF_MEMORY) check(r, "cuMemAlloc");
+  }
+  for (int i = 0; i < 100; ++i) {
+    void* p = nullptr;
+    const CUresult r = cuMemAllocHost(&p, 4096);
+    if (r == CUDA_SUCCESS) check(cuMemFreeHost(p), "cuMemFreeHost");
+    else if (r != CUDA_ERROR_OUT_OF_MEMORY) check(r, "cuMemAllocHost");
+  }
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -75,6 +94,8 @@ int main(int argc, char** argv) {
   check(cuModuleLoadData(&module, "image"), "cuModuleLoadData");
   CUfunction work = nullptr;
   check(cuModuleGetFunction(&work, module, "simcuda_test_work"), "cuModuleGetFunction");
+
+  if (argc > 1 && std::strcmp(argv[1], "oom") == 0) return ask_for_memory();
 
   CUdeviceptr plain = 0, pitched = 0, async = 0;
   size_t pitch = 0;

@@ -77,6 +77,28 @@ TEST(SimcudaStats, ManagedMemoryIsCountedApartFromDeviceMemory) {
   EXPECT_EQ(stats["peak_requested_bytes"], 1000 + 512 * 3 + 3000 + (2 << 20));
 }
 
+TEST(SimcudaStats, OutOfMemoryIsInjectedAtTheRateAndSeedAsked) {
+  const auto none = run_probe("oom");
+  EXPECT_EQ(none["injected_out_of_memory"], 0);
+  EXPECT_EQ(none["allocations"], 300);
+
+  const auto all = run_probe("oom", "SIMCUDA_OOM_RATE=1");
+  EXPECT_EQ(all["injected_out_of_memory"], 400) << "every device and pinned host request";
+  EXPECT_EQ(all["allocations"], 0);
+
+  const auto some = run_probe("oom", "SIMCUDA_OOM_RATE=0.25:7");
+  const uint64_t injected = some["injected_out_of_memory"];
+  const uint64_t device_refused = 300 - some["allocations"].get<uint64_t>();
+  EXPECT_GT(device_refused, 0u);
+  EXPECT_LT(device_refused, 300u);
+  EXPECT_GT(injected, device_refused) << "pinned host requests were refused too";
+  EXPECT_GT(injected, 40u);  // about 100 expected
+  EXPECT_LT(injected, 160u);
+  const auto again = run_probe("oom", "SIMCUDA_OOM_RATE=0.25:7");
+  EXPECT_EQ(again["injected_out_of_memory"], injected) << "the same seed, the same draws";
+  EXPECT_EQ(again["allocations"], some["allocations"]);
+}
+
 // Runs the probe with one more environment variable; its exit status and everything it printed.
 std::pair<int, std::string> run_probe_with(const std::string& variable) {
   const std::string command = variable + " " SIMCUDA_STATS_PROBE " 2>&1";
@@ -91,7 +113,10 @@ std::pair<int, std::string> run_probe_with(const std::string& variable) {
 
 TEST(SimcudaStats, BadSettingsAreOneLineErrors) {
   for (const char* bad : {"SIMCUDA_MEMORY=12Q", "SIMCUDA_THREADS=0", "SIMCUDA_THREADS=257",
-                          "SIMCUDA_THREADS=two", "SIMCUDA_THREADS=-1", "SIMCUDA_THREADS=2x"}) {
+                          "SIMCUDA_THREADS=two", "SIMCUDA_THREADS=-1", "SIMCUDA_THREADS=2x",
+                          "SIMCUDA_OOM_RATE=1.5", "SIMCUDA_OOM_RATE=-0.1", "SIMCUDA_OOM_RATE=nan",
+                          "SIMCUDA_OOM_RATE=0.5:", "SIMCUDA_OOM_RATE=0.5:x", "SIMCUDA_OOM_RATE=0.5:-3",
+                          "SIMCUDA_OOM_RATE=half"}) {
     const auto [status, output] = run_probe_with(bad);
     EXPECT_NE(status, 0) << bad;
     const std::string name(bad, std::strchr(bad, '=') - bad);

@@ -10,6 +10,7 @@
 #include <mutex>
 
 #include "tools/simcuda/src/block_allocator.h"
+#include "tools/simcuda/src/injected_failures.h"
 #include "tools/simcuda/src/settings.h"
 #include "tools/simcuda/src/stats.h"
 
@@ -72,6 +73,7 @@ bool in_device_range(uint64_t address) {
 }
 
 bool charge(uint64_t bytes) {
+  if (inject_out_of_memory()) return false;
   Memory& m = memory();
   {
     const std::lock_guard lock(m.mutex);

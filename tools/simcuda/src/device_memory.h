@@ -16,7 +16,8 @@ void reserve_address_space();
 // Whether an address lies in simcuda's device ranges (async-signal-safe).
 bool in_device_range(uint64_t address);
 
-// Capacity accounting: false (and nothing charged) when it would exceed SIMCUDA_MEMORY.
+// Capacity accounting: false (and nothing charged) when it would exceed SIMCUDA_MEMORY, or when
+// SIMCUDA_OOM_RATE fails the request.
 bool charge(uint64_t bytes);
 void uncharge(uint64_t bytes);
 uint64_t charged_bytes();

@@ -8,6 +8,7 @@
 
 #include "tools/simcuda/src/api.h"
 #include "tools/simcuda/src/context.h"
+#include "tools/simcuda/src/injected_failures.h"
 #include "tools/simcuda/src/stats.h"
 
 namespace simcuda {
@@ -47,6 +48,7 @@ CUresult allocate_host(void** pp, size_t bytesize, unsigned flags) {
   Context* ctx = nullptr;
   if (const CUresult r = require_context(ctx); r != CUDA_SUCCESS) return r;
   if (pp == nullptr || bytesize == 0) return CUDA_ERROR_INVALID_VALUE;
+  if (inject_out_of_memory()) return CUDA_ERROR_OUT_OF_MEMORY;
   void* p = mmap(nullptr, bytesize, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (p == MAP_FAILED) return CUDA_ERROR_OUT_OF_MEMORY;
   {

@@ -4,6 +4,7 @@
 #include <sched.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdlib>
 #include <limits>
 #include <thread>
@@ -43,6 +44,19 @@ unsigned usable_cpus() {
   return std::max(std::thread::hardware_concurrency(), 1u);
 }
 
+// "0.2" or "0.2:7": a chance from 0 to 1 and an optional whole-number seed.
+bool parse_oom_rate(const char* text, double& rate, uint64_t& seed) {
+  char* end = nullptr;
+  rate = std::strtod(text, &end);
+  if (end == text || !(rate >= 0 && rate <= 1)) return false;
+  if (*end == '\0') return true;
+  if (*end != ':' || end[1] < '0' || end[1] > '9') return false;
+  const char* digits = end + 1;
+  errno = 0;
+  seed = std::strtoull(digits, &end, 10);
+  return *end == '\0' && errno == 0;
+}
+
 Settings read_settings() {
   Settings s;
   s.threads = std::min(usable_cpus(), kDefaultMaxThreads);
@@ -64,6 +78,10 @@ Settings read_settings() {
       s.error = std::string("bad SIMCUDA_THREADS='") + threads + "' (want a whole number from 1 to 256)";
     else
       s.threads = static_cast<unsigned>(value);
+  }
+  if (const char* oom = std::getenv("SIMCUDA_OOM_RATE")) {
+    if (!parse_oom_rate(oom, s.oom_rate, s.oom_seed))
+      s.error = std::string("bad SIMCUDA_OOM_RATE='") + oom + "' (want a chance from 0 to 1, optionally :SEED)";
   }
   return s;
 }

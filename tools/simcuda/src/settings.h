@@ -11,6 +11,8 @@ struct Settings {
   double link_gbps = 50;                // SIMCUDA_LINK_GBPS: host<->device bandwidth, GB/s
   std::string stats_path;               // SIMCUDA_STATS: JSON written at exit, %p -> pid
   unsigned threads = 1;                 // SIMCUDA_THREADS: threads a large twin or copy may use
+  double oom_rate = 0;                  // SIMCUDA_OOM_RATE: the chance that a memory request fails
+  uint64_t oom_seed = 1;                // ... and the seed of its draws ("RATE:SEED")
   std::string error;                    // a bad setting, reported by cuInit; empty when all are valid
 };
 

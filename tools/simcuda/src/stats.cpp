@@ -25,6 +25,7 @@ struct Counters {
   uint64_t copy_bytes[4] = {};
   uint64_t pinned_live = 0, pinned_peak = 0;
   uint64_t managed_live = 0, managed_peak = 0, managed_allocations = 0;
+  uint64_t injected_out_of_memory = 0;
 };
 
 Counters& counters() {
@@ -97,6 +98,12 @@ void stats_managed(int64_t delta) {
   c.managed_peak = std::max(c.managed_peak, c.managed_live);
 }
 
+void stats_injected_out_of_memory() {
+  Counters& c = counters();
+  const std::lock_guard lock(c.mutex);
+  ++c.injected_out_of_memory;
+}
+
 void write_stats_file(int64_t simulated_time_ns) {
   const std::string& pattern = settings().stats_path;
   if (pattern.empty()) return;
@@ -121,6 +128,7 @@ void write_stats_file(int64_t simulated_time_ns) {
     j["peak_managed_bytes"] = c.managed_peak;
     j["managed_bytes_at_exit"] = c.managed_live;
     j["capacity_bytes"] = settings().memory_bytes;
+    j["injected_out_of_memory"] = c.injected_out_of_memory;
   }
   const std::string path = expand_pid(pattern);
   std::ofstream out(path);

@@ -17,6 +17,8 @@ void stats_copy(CopyKind kind, uint64_t bytes);
 void stats_host_pinned(int64_t delta);
 // Managed memory (cuMemAllocManaged), counted apart from device memory.
 void stats_managed(int64_t delta);
+// A memory request that SIMCUDA_OOM_RATE failed.
+void stats_injected_out_of_memory();
 
 // Writes the JSON object to SIMCUDA_STATS (when set) once; called at exit.
 void write_stats_file(int64_t simulated_time_ns);

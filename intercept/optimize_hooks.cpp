@@ -55,7 +55,7 @@ runtime::ThreadScratch<std::vector<uint64_t>, Touched>::Lease touched_buffer() {
 }
 
 CUresult before_transfer(runtime::optimize::Controller& c, std::initializer_list<uint64_t> ids,
-                         bool captured, CUstream stream) {
+                         uint64_t only_read, bool captured, CUstream stream) {
   const auto lease = touched_buffer();
   std::vector<uint64_t>& touched = *lease;
   for (uint64_t id : ids) {
@@ -65,6 +65,7 @@ CUresult before_transfer(runtime::optimize::Controller& c, std::initializer_list
   work.stream = stream;
   work.captured = captured;
   work.touched = touched;
+  work.only_read = only_read;
   return c.before_work(work);
 }
 
@@ -95,13 +96,14 @@ CUresult optimize_before_transfer(const trace::Copy& copy, CUstream stream) {
   auto* c = optimizer();
   return c == nullptr
              ? CUDA_SUCCESS
-             : before_transfer(*c, {copy.src.alloc_id, copy.dst.alloc_id}, copy.captured, stream);
+             : before_transfer(*c, {copy.src.alloc_id, copy.dst.alloc_id},
+                               copy.src.alloc_id != copy.dst.alloc_id ? copy.src.alloc_id : 0, copy.captured, stream);
 }
 
 CUresult optimize_before_transfer(const trace::Set& set, CUstream stream) {
   auto* c = optimizer();
   return c == nullptr ? CUDA_SUCCESS
-                      : before_transfer(*c, {set.dst.alloc_id}, set.captured, stream);
+                      : before_transfer(*c, {set.dst.alloc_id}, 0, set.captured, stream);
 }
 
 CUresult optimize_before_graph_launch(CUstream stream) {

@@ -248,12 +248,14 @@ CUresult Controller::before_work(const Work& work) {
   const auto lease = ThreadScratch<std::vector<CUdeviceptr>, Needed>::get();
   std::vector<CUdeviceptr>& needed = *lease;
   needed.clear();
+  CUdeviceptr only_read = 0;
   for (uint64_t id : work.touched) {
     const auto it = s.by_id.find(id);
     if (it == s.by_id.end()) continue;
     const ManagedAllocation& m = it->second;
     if (m.source == Source::arena) m.pool->before_work(m.slot, work.stream);
     if (m.source == Source::swap_space) needed.push_back(m.base);
+    if (m.source == Source::swap_space && id == work.only_read) only_read = m.base;
   }
   if (!work.decoded && s.swap_space != nullptr) {
     // Whatever it touches is unknown: everything must be there.
@@ -263,7 +265,8 @@ CUresult Controller::before_work(const Work& work) {
   if (const uint64_t mapping = needed.empty() ? 0 : s.swap_space->bytes_to_map(needed); mapping > 0)
     s.make_room(mapping);
   const CUresult result =
-      needed.empty() ? CUDA_SUCCESS : s.swap_space->ensure_resident(needed, work.stream);
+      needed.empty() ? CUDA_SUCCESS
+                     : s.swap_space->ensure_resident(needed, work.stream, nullptr, {&only_read, only_read != 0 ? 1u : 0u});
   s.drain_swap_events();
   return result;
 }

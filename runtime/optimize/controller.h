@@ -67,6 +67,7 @@ struct Work {
   bool captured = false;
   bool decoded = true;                // false: the accesses are unknown (no layout, graph launch)
   std::span<const uint64_t> touched;  // allocation ids it reads or writes
+  uint64_t only_read = 0;             // one of them it only reads (a copy's source), or 0
 };
 
 class Controller {

@@ -28,7 +28,6 @@ enum class Residency {
 struct HostCopy {
   PinnedBlock pinned;
   std::unique_ptr<std::byte[]> pageable;
-  bool valid = false;  // holds the buffer's whole content as of its last copy either way
 
   void* data() const { return pinned.data != nullptr ? pinned.data : pageable.get(); }
   bool empty() const { return data() == nullptr; }
@@ -41,6 +40,10 @@ struct SwapBuffer {
   CUmemGenericAllocationHandle physical = 0;  // 0 while unmapped
   Residency residency = Residency::resident;
   HostCopy host;
+  // The host copy holds the buffer's content now: set when a copy either way finished, cleared
+  // when work that may write the buffer is let at it (without the lock, on the fast path), and
+  // when the copy is given up. A swap-out skips its copy only while this holds.
+  std::atomic<bool> host_current{false};
   UserStreams users;            // streams that used it since it last became resident
   std::vector<CUevent> fences;  // pooled events recorded on users that are gone (or at its release)
   std::atomic<uint64_t> last_use{0};  // the use clock at its latest ensure_resident

@@ -59,7 +59,7 @@ bool SwapSpace::Impl::evict_one(SwapBuffer& buffer) {
     events.give(start);
     events.give(end);
   } else {
-    buffer.host.valid = true;
+    buffer.host_current = true;
     buffer.users.clear();
     for (CUevent fence : buffer.fences) events.give(fence);
     buffer.fences.clear();

@@ -1,6 +1,7 @@
 // ensure_resident without the lock while every buffer is resident: a per-thread copy of the index
 // of buffers (refreshed, under the lock, only when a buffer came or went), the buffer's use tick,
-// and the lock-free check that the stream is already one of its users.
+// the lock-free check that the stream is already one of its users, and the host copy of a buffer
+// the work may write marked stale.
 #include <algorithm>
 
 #include "runtime/swap/swap_space_impl.h"
@@ -35,7 +36,8 @@ void SwapSpace::Impl::publish_index() {
   index_version.store(g_next_version.fetch_add(1), std::memory_order_release);
 }
 
-SwapSpace::Impl::FastPath SwapSpace::Impl::try_fast_path(std::span<const CUdeviceptr> addresses, CUstream stream,
+SwapSpace::Impl::FastPath SwapSpace::Impl::try_fast_path(std::span<const CUdeviceptr> addresses,
+                                                         std::span<const CUdeviceptr> only_read, CUstream stream,
                                                          bool all_ours) {
   if (absent.load(std::memory_order_acquire) != 0) return FastPath::slow;
   const auto lease = ThreadScratch<ThreadIndex>::get();
@@ -53,6 +55,8 @@ SwapSpace::Impl::FastPath SwapSpace::Impl::try_fast_path(std::span<const CUdevic
     }
     if (!buffer->users.known(stream)) return FastPath::slow;
     buffer->last_use.store(++use_clock, std::memory_order_relaxed);
+    if (std::find(only_read.begin(), only_read.end(), address) == only_read.end())
+      buffer->host_current.store(false);
   }
   return FastPath::resident;
 }

@@ -1,6 +1,8 @@
 // The swap space's bookkeeping: finding buffers, their residency count, their device mappings
 // and host copies, and the device-clock times of finished transfers.
 #include <algorithm>
+#include <chrono>
+#include <thread>
 
 #include "runtime/swap/swap_space_impl.h"
 
@@ -26,6 +28,7 @@ void SwapSpace::Impl::drop_host(SwapBuffer& buffer) {
   if (buffer.host.pinned.data != nullptr) pinned.give(buffer.host.pinned);
   if (buffer.host.pageable != nullptr) counts.pageable_bytes -= buffer.bytes;
   buffer.host = HostCopy{};
+  buffer.host_current = false;
 }
 
 bool SwapSpace::Impl::take_pinned(SwapBuffer& buffer) {
@@ -40,21 +43,36 @@ bool SwapSpace::Impl::take_pinned(SwapBuffer& buffer) {
   }
   if (!block) return false;
   buffer.host.pinned = *block;
-  buffer.host.valid = false;
+  buffer.host_current = false;
   return true;
 }
 
-CUresult SwapSpace::Impl::map(SwapBuffer& buffer, bool rescue) {
-  CUmemGenericAllocationHandle handle = 0;
-  CUresult r = physical.take(buffer.mapped_bytes, &handle);
+CUresult SwapSpace::Impl::take_physical(const SwapBuffer& buffer, Need need, CUmemGenericAllocationHandle* handle) {
+  CUresult r = physical.take(buffer.mapped_bytes, handle);
   if (r == CUDA_ERROR_OUT_OF_MEMORY && !releasing.empty()) {
     finish_releases(true);  // memory the program freed whose work is still queued
-    r = physical.take(buffer.mapped_bytes, &handle);
+    r = physical.take(buffer.mapped_bytes, handle);
   }
-  if (r == CUDA_ERROR_OUT_OF_MEMORY && rescue && evict(buffer.mapped_bytes, &buffer) > 0)
-    r = physical.take(buffer.mapped_bytes, &handle);
-  if (r != CUDA_SUCCESS) return r;
-  r = api.mem_map(buffer.address, buffer.mapped_bytes, 0, handle, 0);
+  if (r == CUDA_ERROR_OUT_OF_MEMORY && need != Need::allocation && evict(buffer.mapped_bytes, &buffer) > 0)
+    r = physical.take(buffer.mapped_bytes, handle);
+  // Memory another process (or a pool's queued frees) holds for a moment comes back: pauses of
+  // 1, 2, 4, ... 64 ms, about an eighth of a second in all before the work is refused.
+  constexpr auto kLongestPause = std::chrono::milliseconds(64);
+  for (auto pause = std::chrono::milliseconds(1); r == CUDA_ERROR_OUT_OF_MEMORY && need == Need::work &&
+                                                  pause <= kLongestPause;
+       pause *= 2) {
+    ++counts.memory_waits;
+    std::this_thread::sleep_for(pause);
+    if (!releasing.empty()) finish_releases(false);
+    r = physical.take(buffer.mapped_bytes, handle);
+  }
+  return r;
+}
+
+CUresult SwapSpace::Impl::map(SwapBuffer& buffer, Need need) {
+  CUmemGenericAllocationHandle handle = 0;
+  if (const CUresult r = take_physical(buffer, need, &handle); r != CUDA_SUCCESS) return r;
+  CUresult r = api.mem_map(buffer.address, buffer.mapped_bytes, 0, handle, 0);
   if (r != CUDA_SUCCESS) {
     physical.keep(handle, buffer.mapped_bytes);
     note_pending();
@@ -73,7 +91,7 @@ CUresult SwapSpace::Impl::map(SwapBuffer& buffer, bool rescue) {
 }
 
 CUresult SwapSpace::Impl::map_at_first_use(SwapBuffer& buffer) {
-  if (const CUresult r = map(buffer, true); r != CUDA_SUCCESS) {
+  if (const CUresult r = map(buffer, Need::work); r != CUDA_SUCCESS) {
     ++counts.failures;
     return r;  // still reserved: nothing was lost, there was no data
   }

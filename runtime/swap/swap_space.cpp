@@ -97,7 +97,7 @@ CUresult SwapSpace::allocate(uint64_t bytes, CUdeviceptr* address, Mapping mappi
     return r;
   if (mapping == Mapping::at_first_use) {
     s.set_residency(*buffer, Residency::reserved);
-  } else if (const CUresult r = s.map(*buffer, false); r != CUDA_SUCCESS) {
+  } else if (const CUresult r = s.map(*buffer, Impl::Need::allocation); r != CUDA_SUCCESS) {
     s.api.mem_address_free(buffer->address, buffer->mapped_bytes);
     return r;
   }
@@ -144,10 +144,11 @@ std::optional<std::pair<CUdeviceptr, uint64_t>> SwapSpace::find(CUdeviceptr addr
   return std::pair{buffer->address, buffer->bytes};
 }
 
-CUresult SwapSpace::ensure_resident(CUdeviceptr address, CUstream stream, bool* missed) {
+CUresult SwapSpace::ensure_resident(CUdeviceptr address, CUstream stream, bool* missed, Use use) {
   if (missed != nullptr) *missed = false;
   Impl& s = *impl_;
-  switch (s.try_fast_path({&address, 1}, stream, true)) {
+  const std::span<const CUdeviceptr> only_read(&address, use == Use::reads ? 1 : 0);
+  switch (s.try_fast_path({&address, 1}, only_read, stream, true)) {
     case Impl::FastPath::resident: return CUDA_SUCCESS;
     case Impl::FastPath::not_ours: return CUDA_ERROR_NOT_FOUND;
     case Impl::FastPath::slow: break;
@@ -156,13 +157,14 @@ CUresult SwapSpace::ensure_resident(CUdeviceptr address, CUstream stream, bool* 
   if (s.absent.load(std::memory_order_relaxed) > 0 || !s.in_flight.empty()) s.finish_completed();
   SwapBuffer* buffer = s.lookup(address);
   if (buffer == nullptr) return CUDA_ERROR_NOT_FOUND;
-  return s.make_resident(*buffer, stream, missed);
+  return s.make_resident(*buffer, stream, missed, use);
 }
 
-CUresult SwapSpace::ensure_resident(std::span<const CUdeviceptr> addresses, CUstream stream, bool* missed) {
+CUresult SwapSpace::ensure_resident(std::span<const CUdeviceptr> addresses, CUstream stream, bool* missed,
+                                    std::span<const CUdeviceptr> only_read) {
   if (missed != nullptr) *missed = false;
   Impl& s = *impl_;
-  if (s.try_fast_path(addresses, stream, false) == Impl::FastPath::resident) return CUDA_SUCCESS;
+  if (s.try_fast_path(addresses, only_read, stream, false) == Impl::FastPath::resident) return CUDA_SUCCESS;
   const std::lock_guard lock(s.mutex);
   if (s.absent.load(std::memory_order_relaxed) > 0 || !s.in_flight.empty()) s.finish_completed();
   s.launch.clear();
@@ -171,7 +173,8 @@ CUresult SwapSpace::ensure_resident(std::span<const CUdeviceptr> addresses, CUst
   CUresult result = CUDA_SUCCESS;
   for (SwapBuffer* buffer : s.launch) {
     bool one_missed = false;
-    result = s.make_resident(*buffer, stream, &one_missed);
+    const bool read = std::find(only_read.begin(), only_read.end(), buffer->address) != only_read.end();
+    result = s.make_resident(*buffer, stream, &one_missed, read ? Use::reads : Use::may_write);
     if (missed != nullptr) *missed = *missed || one_missed;
     if (result != CUDA_SUCCESS) break;
   }

@@ -46,6 +46,7 @@ struct SwapStats {
   uint64_t pinned_peak_bytes = 0;
   uint64_t pinned_limit_bytes = 0;
   uint64_t failures = 0;              // driver errors that made a swap fall back
+  uint64_t memory_waits = 0;          // pauses before asking again for memory that work needs
   uint64_t physical_creates = 0;      // cuMemCreate calls made (recycling keeps this flat)
   uint64_t pageable_bytes = 0;        // heap memory holding buffers evicted past the pinned limit
 };
@@ -103,17 +104,22 @@ class SwapSpace {
   // never mapped (at_first_use), its memory is mapped now (not a miss: there is nothing to copy). Records
   // `stream` as a user of the buffer (for swap-out ordering and least-recently-used eviction).
   // CUDA_ERROR_NOT_FOUND when `address` is not in one of ours; the driver's error (the buffer still
-  // out, its host copy intact) when it cannot be brought back.
-  CUresult ensure_resident(CUdeviceptr address, CUstream stream, bool* missed = nullptr);
+  // out, its host copy intact) when it cannot be brought back. Unless the work only reads the
+  // buffer (Use::reads: a copy from it), its host copy stops being current.
+  enum class Use { reads, may_write };
+  CUresult ensure_resident(CUdeviceptr address, CUstream stream, bool* missed = nullptr, Use use = Use::may_write);
   // The same for all the buffers one launch touches (addresses not in the swap space are skipped):
   // bringing one back may evict idle buffers, never another of these. *missed: any was out.
-  CUresult ensure_resident(std::span<const CUdeviceptr> addresses, CUstream stream, bool* missed = nullptr);
+  // `only_read`: those of `addresses` the work only reads; it may write all the others.
+  CUresult ensure_resident(std::span<const CUdeviceptr> addresses, CUstream stream, bool* missed = nullptr,
+                           std::span<const CUdeviceptr> only_read = {});
 
   // Starts an asynchronous swap-out after the work queued so far on the buffer's streams.
-  // copy_out = false: the host copy is still current (only reading copies touched it since it
-  // came back), so the memory is just unmapped. False when it cannot (pinned limit, driver error,
-  // not resident): the buffer then stays resident with its data. A buffer with no current host copy
-  // is copied out whatever copy_out says.
+  // copy_out = false: the caller expects the host copy to be still current (only reading copies
+  // touched it since it came back), so the memory is just unmapped. False when it cannot (pinned
+  // limit, driver error, not resident): the buffer then stays resident with its data. A buffer with
+  // no current host copy (never copied, or let to work that may write it since: see
+  // ensure_resident) is copied out whatever copy_out says.
   bool swap_out(CUdeviceptr address, bool copy_out = true);
   // True when the buffer holding `address` is out: its memory unmapped, its data on the host.
   bool is_out(CUdeviceptr address) const;

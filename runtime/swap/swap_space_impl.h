@@ -45,8 +45,13 @@ struct SwapSpace::Impl {
   // A finished event with no transfer to time (map_deferred, first_map), numbered now.
   void report_untimed(SwapEvent::Kind kind, const SwapBuffer& buffer);
 
-  // Device memory.
-  CUresult map(SwapBuffer& buffer, bool rescue);
+  // Device memory. What the memory is for decides how hard a refusal is fought: an allocation's
+  // refusal goes back to the program, which asked and can wait; a prefetch's evicts idle buffers
+  // once; work that cannot start without the memory (a miss, a first use) also waits a little
+  // and asks again, since the program never asked for memory there and cannot handle a refusal.
+  enum class Need { allocation, prefetch, work };
+  CUresult map(SwapBuffer& buffer, Need need);
+  CUresult take_physical(const SwapBuffer& buffer, Need need, CUmemGenericAllocationHandle* handle);
   CUresult map_at_first_use(SwapBuffer& buffer);  // a reserved buffer becomes resident (no copy)
   bool unmap(SwapBuffer& buffer, bool keep_physical);
 
@@ -57,13 +62,14 @@ struct SwapSpace::Impl {
 
   // The lock-free fast path of ensure_resident (called without the lock; publish_index with it).
   enum class FastPath { resident, not_ours, slow };
-  FastPath try_fast_path(std::span<const CUdeviceptr> addresses, CUstream stream, bool all_ours);
+  FastPath try_fast_path(std::span<const CUdeviceptr> addresses, std::span<const CUdeviceptr> only_read,
+                         CUstream stream, bool all_ours);
   void publish_index();
 
   // Transfers.
   bool start_swap_out(SwapBuffer& buffer, bool copy_out);
   CUresult start_swap_in(SwapBuffer& buffer, bool on_demand);
-  CUresult make_resident(SwapBuffer& buffer, CUstream consumer, bool* missed);
+  CUresult make_resident(SwapBuffer& buffer, CUstream consumer, bool* missed, Use use);
   // A leaving buffer stays (its swap-out is cancelled); for an arriving one, `consumer` waits.
   void claim_in_flight(SwapBuffer& buffer, std::optional<CUstream> consumer);
   void finish_completed();            // the transfers that completed, then the releases they allow

@@ -26,7 +26,7 @@ void SwapSpace::Impl::forget_users(SwapBuffer& buffer) {
 }
 
 bool SwapSpace::Impl::start_swap_out(SwapBuffer& buffer, bool copy_out) {
-  const bool copy = copy_out || !buffer.host.valid;
+  const bool copy = copy_out || !buffer.host_current;
   if (copy && buffer.host.empty() && !take_pinned(buffer)) return false;  // past the pinned limit
   CUevent start = events.take();
   CUevent end = events.take();
@@ -41,7 +41,7 @@ bool SwapSpace::Impl::start_swap_out(SwapBuffer& buffer, bool copy_out) {
   if (r == CUDA_SUCCESS) r = api.event_record(end, copy_stream);
   if (r != CUDA_SUCCESS) {  // nothing changed but possibly a partial host copy: the buffer stays
     ++counts.failures;
-    if (copy) buffer.host.valid = false;
+    if (copy) buffer.host_current = false;
     events.give(start);
     events.give(end);
     return false;
@@ -58,7 +58,7 @@ bool SwapSpace::Impl::start_swap_out(SwapBuffer& buffer, bool copy_out) {
 }
 
 CUresult SwapSpace::Impl::start_swap_in(SwapBuffer& buffer, bool on_demand) {
-  if (const CUresult r = map(buffer, true); r != CUDA_SUCCESS) {
+  if (const CUresult r = map(buffer, on_demand ? Need::work : Need::prefetch); r != CUDA_SUCCESS) {
     ++counts.failures;
     return r;  // still out, its host copy intact
   }
@@ -84,7 +84,7 @@ CUresult SwapSpace::Impl::start_swap_in(SwapBuffer& buffer, bool on_demand) {
   return CUDA_SUCCESS;
 }
 
-CUresult SwapSpace::Impl::make_resident(SwapBuffer& buffer, CUstream consumer, bool* missed) {
+CUresult SwapSpace::Impl::make_resident(SwapBuffer& buffer, CUstream consumer, bool* missed, Use use) {
   buffer.last_use = ++use_clock;
   if (buffer.residency == Residency::reserved) {  // its first use: memory, and nothing to copy
     if (const CUresult r = map_at_first_use(buffer); r != CUDA_SUCCESS) return r;
@@ -97,6 +97,7 @@ CUresult SwapSpace::Impl::make_resident(SwapBuffer& buffer, CUstream consumer, b
     claim_in_flight(buffer, consumer);
   }
   buffer.users.add(consumer);
+  if (use == Use::may_write) buffer.host_current = false;
   return CUDA_SUCCESS;
 }
 
@@ -104,7 +105,7 @@ void SwapSpace::Impl::claim_in_flight(SwapBuffer& buffer, std::optional<CUstream
   if (buffer.residency == Residency::leaving) {
     // Cancelled: it stays mapped. Its host copy may be overwritten by work after the copy starts.
     set_residency(buffer, Residency::resident);
-    buffer.host.valid = false;
+    buffer.host_current = false;
   }
   if (buffer.residency != Residency::arriving || !consumer) return;
   if (api.stream_wait_event(*consumer, buffer.latest_copy, 0) != CUDA_SUCCESS)
@@ -139,7 +140,7 @@ void SwapSpace::Impl::complete(const Transfer& transfer) {
   if (latest) buffer.latest_copy = nullptr;
   if (transfer.kind == SwapEvent::Kind::swap_out) {
     if (latest && buffer.residency == Residency::leaving && !buffer.released) {
-      buffer.host.valid = true;
+      buffer.host_current = true;
       if (unmap(buffer, true)) {
         set_residency(buffer, Residency::out);
         ++counts.swap_outs;
@@ -148,7 +149,7 @@ void SwapSpace::Impl::complete(const Transfer& transfer) {
         reported_it = true;
       } else {
         ++counts.failures;  // still mapped with its data: it stays, and may be written from now on
-        buffer.host.valid = false;
+        buffer.host_current = false;
         set_residency(buffer, Residency::resident);
       }
     }

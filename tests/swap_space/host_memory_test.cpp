@@ -1,11 +1,35 @@
 // Pinned host memory and physical device memory are pooled, bounded and counted exactly: the
-// pinned limit is honoured, a current host copy is not copied again, and swapping recycles both.
+// pinned limit is honoured, a current host copy is not copied again (but one that work may have
+// written since is, whatever the caller says), and swapping recycles both.
 #include "tests/swap_space/swap_space_fixture.h"
 
 namespace tidepool::testing {
 namespace {
 
 using runtime::SwapSpace;
+
+TEST_F(SwapSpaceTest, WorkThatMayWriteMakesTheHostCopyStale) {
+  SwapSpace space(api(), context_, 64 * kMiB);
+  const uint64_t bytes = 2 * kMiB;
+  auto [address, data] = allocate_filled(space, bytes, 14);
+  ASSERT_NE(address, 0u);
+  ASSERT_TRUE(space.swap_out(address));
+  settle(space);
+  ASSERT_CU(space.swap_in(address));
+  ASSERT_CU(space.ensure_resident(address, a_, nullptr, SwapSpace::Use::reads));
+  EXPECT_EQ(read_on(a_, address, bytes), data);
+  settle(space);
+  // Resident, and a_ one of its users: this one takes the fast path, without the lock.
+  ASSERT_CU(space.ensure_resident(address, a_));
+  sleep_then_touch(a_, address, bytes, 0);
+  for (uint8_t& byte : data) ++byte;
+  ASSERT_TRUE(space.swap_out(address, false)) << "a caller that expects the host copy to be current";
+  settle(space);
+  EXPECT_EQ(space.stats().bytes_out, 2 * bytes) << "copied again: the kernel may have written it";
+  ASSERT_CU(space.ensure_resident(address, a_));
+  EXPECT_EQ(read_on(a_, address, bytes), data);
+  EXPECT_TRUE(space.release(address));
+}
 
 TEST_F(SwapSpaceTest, PinnedLimitIsHonouredAndTheBufferStays) {
   SwapSpace space(api(), context_, 6 * kMiB);
@@ -68,7 +92,7 @@ TEST_F(SwapSpaceTest, CurrentHostCopyIsNotCopiedAgain) {
   EXPECT_EQ(space.stats().bytes_out, bytes);
 
   ASSERT_CU(space.swap_in(address));
-  ASSERT_CU(space.ensure_resident(address, a_));
+  ASSERT_CU(space.ensure_resident(address, a_, nullptr, SwapSpace::Use::reads));
   EXPECT_EQ(read_on(a_, address, bytes), data);  // only read since it came back
   ASSERT_TRUE(space.swap_out(address, false));
   settle(space);

@@ -3,9 +3,12 @@
 // TIDEPOOL_DISABLE are left alone; bad flags stop before the program starts.
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
+
 #include "analyzer/plan/fingerprint.h"
 #include "analyzer/plan/plan_io.h"
 #include "tests/optimize/optimized_run.h"
+#include "tests/support/files.h"
 
 namespace optimize_test {
 namespace {
@@ -95,6 +98,43 @@ TEST(OptimizeEndToEnd, RandomProgramsStayBitIdentical) {
   EXPECT_GE(installed, 4);
   EXPECT_GT(swapped_out, 0);
   EXPECT_GT(returns, 0);
+}
+
+// The same programs on a driver that refuses 40% of the requests for memory (SIMCUDA_OOM_RATE, as
+// if another process held memory for a moment): the program makes a refused allocation again, and
+// the runtime, whose own requests are refused too (its arena, the memory of buffers coming back,
+// pinned host copies), evicts buffers to make room, waits for memory that work needs, and still
+// gives the plain run's results. Seed 13 under swap lost a kernel's write before the swap space
+// stopped trusting a host copy that work may have written since.
+TEST(OptimizeEndToEnd, RandomProgramsStayBitIdenticalWhenTheDriverRefusesMemory) {
+  const std::vector<std::vector<std::string>> modes = {
+      {"--optimize=pool"}, {"--optimize=pool,swap", "--budget", "6M"}, {"--optimize=swap", "--budget", "5M"}};
+  uint64_t refused = 0;
+  int evictions = 0;
+  for (const std::string seed : {"2", "13"}) {
+    const std::vector<std::string> args = {"--seed", seed, "--steps", "24", "--sleep-us", "10000", "--stray-every", "7"};
+    Sandbox box;
+    const ProgramRun off = box.plain(random_program(), args);
+    ASSERT_EQ(off.exit_code, 0) << off.err;
+    const std::string oom = "SIMCUDA_OOM_RATE=0.4:" + seed;
+    const ProgramRun refusing = box.plain(random_program(), args, {oom});
+    ASSERT_EQ(refusing.exit_code, 0) << refusing.err;
+    EXPECT_EQ(refusing.checksum(), off.checksum()) << "the program makes refused allocations again";
+    for (const std::vector<std::string>& mode : modes) {
+      std::vector<std::string> flags = mode;
+      flags.insert(flags.end(), {"--plan-cache", "off"});
+      const std::string stats = (box.dir() / "stats.json").string();
+      const ProgramRun on = box.tidepool(flags, random_program(), args, {oom, "SIMCUDA_STATS=" + stats});
+      const std::string what = mode[0] + " seed " + seed;
+      ASSERT_EQ(on.exit_code, 0) << what << ": " << on.err;
+      EXPECT_EQ(on.checksum(), off.checksum()) << what;
+      const auto counts = nlohmann::json::parse(tidepool::test_support::read_file(stats), nullptr, false);
+      refused += counts.is_object() ? counts.value("injected_out_of_memory", uint64_t{0}) : 0;
+      evictions += box.newest_decisions().count(RecordTag::eviction);
+    }
+  }
+  EXPECT_GT(refused, 0u);
+  EXPECT_GT(evictions, 0);
 }
 
 TEST(OptimizeEndToEnd, OnlinePlanServesAllocationsFromTheArena) {

@@ -40,10 +40,13 @@ Sandbox::Sandbox() : temp_("tidepool-optimize"), dir_(temp_.path()) {
   std::ofstream(dir_ / "lsan.supp") << "leak:_dl_map_object_deps\n";
 }
 
-ProgramRun Sandbox::plain(const std::string& program, const std::vector<std::string>& args) const {
+ProgramRun Sandbox::plain(const std::string& program, const std::vector<std::string>& args,
+                          const std::vector<std::string>& env) const {
   std::vector<std::string> argv{program};
   argv.insert(argv.end(), args.begin(), args.end());
-  return spawn(argv, {"LD_LIBRARY_PATH=" TIDEPOOL_SIMCUDA_DIR});
+  std::vector<std::string> variables = {"LD_LIBRARY_PATH=" TIDEPOOL_SIMCUDA_DIR};
+  variables.insert(variables.end(), env.begin(), env.end());
+  return spawn(argv, variables);
 }
 
 ProgramRun Sandbox::tidepool(const std::vector<std::string>& flags, const std::string& program,

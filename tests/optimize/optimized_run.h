@@ -30,8 +30,9 @@ class Sandbox {
 
   const std::filesystem::path& dir() const { return dir_; }
 
-  // The program alone on simcuda.
-  ProgramRun plain(const std::string& program, const std::vector<std::string>& args) const;
+  // The program alone on simcuda (`env`: more variables, such as SIMCUDA_* settings).
+  ProgramRun plain(const std::string& program, const std::vector<std::string>& args,
+                   const std::vector<std::string>& env = {}) const;
   // `tidepool run --sim -o <dir>/traces -f <flags> -- program args`.
   ProgramRun tidepool(const std::vector<std::string>& flags, const std::string& program,
                       const std::vector<std::string>& args,

@@ -6,7 +6,8 @@
 // Flags: --seed S, --steps N, --sleep-us N (real time per step, so that background planning keeps
 // up), --stray-every K, --threads N (the calls are made by N threads in turn, one at a time and in
 // the same order: the same events, from several threads, reach the trace in their own chunks).
-// A third of the copies are of 0 bytes.
+// A third of the copies are of 0 bytes. An allocation answered CUDA_ERROR_OUT_OF_MEMORY is made
+// again (up to 1000 times), as a program that waits for memory would; the count goes to stderr.
 // Prints "checksum: <16 hex digits>" over every copy back and the persistent buffers at the end.
 #include <cuda.h>
 
@@ -91,6 +92,18 @@ std::vector<Op> draw_body(std::mt19937_64& random) {
   return body;
 }
 
+// Runs `allocate` until it answers something other than out of memory, at most 1000 times.
+int out_of_memory_answers = 0;
+template <typename Allocate>
+CUresult retrying(Allocate allocate) {
+  CUresult r = allocate();
+  for (int tries = 1; r == CUDA_ERROR_OUT_OF_MEMORY && tries < 1000; ++tries) {
+    ++out_of_memory_answers;
+    r = allocate();
+  }
+  return r;
+}
+
 struct Program {
   test_program::TestKernels k;
   std::array<CUdeviceptr, kSlots> buffer{};
@@ -103,11 +116,12 @@ struct Program {
     switch (op.kind) {
       case Kind::alloc:
         elements[op.slot] = op.elements;
-        check(cuMemAlloc(&buffer[op.slot], op.elements * sizeof(float)), "cuMemAlloc");
+        check(retrying([&] { return cuMemAlloc(&buffer[op.slot], op.elements * sizeof(float)); }),
+              "cuMemAlloc");
         break;
       case Kind::alloc_async:
         elements[op.slot] = op.elements;
-        check(cuMemAllocAsync(&buffer[op.slot], op.elements * sizeof(float), nullptr),
+        check(retrying([&] { return cuMemAllocAsync(&buffer[op.slot], op.elements * sizeof(float), nullptr); }),
               "cuMemAllocAsync");
         break;
       case Kind::free:
@@ -161,7 +175,7 @@ int main(int argc, char** argv) {
   p.host.resize(3u << 18);
   for (int s = 0; s < kPersistent; ++s) {
     p.elements[s] = 1u << 19;
-    check(cuMemAlloc(&p.buffer[s], p.elements[s] * sizeof(float)), "persistent");
+    check(retrying([&] { return cuMemAlloc(&p.buffer[s], p.elements[s] * sizeof(float)); }), "persistent");
     test_program::fill(p.k, nullptr, p.buffer[s], static_cast<float>(s + 1), p.elements[s]);
   }
   {
@@ -177,5 +191,7 @@ int main(int argc, char** argv) {
     check(cuMemFree(p.buffer[s]), "free persistent");
   }
   p.checksum.print();
+  if (out_of_memory_answers > 0)
+    std::fprintf(stderr, "random_program: %d allocations answered out of memory, made again\n", out_of_memory_answers);
   return 0;
 }

@@ -22,11 +22,22 @@ CUresult failing_unmap(CUdeviceptr address, size_t size) {
 CUresult failing_htod_async(CUdeviceptr address, const void* host, size_t bytes, CUstream stream) {
   return g_fail ? CUDA_ERROR_LAUNCH_FAILED : simcuda().api.memcpy_htod_async(address, host, bytes, stream);
 }
+// Refuses the next g_refusals requests for physical memory, as a driver short of memory for a moment.
+std::atomic<int> g_refusals{0};
+CUresult refusing_create(CUmemGenericAllocationHandle* handle, size_t size, const CUmemAllocationProp* prop,
+                         unsigned long long flags) {
+  if (g_refusals > 0) {
+    --g_refusals;
+    return CUDA_ERROR_OUT_OF_MEMORY;
+  }
+  return simcuda().api.mem_create(handle, size, prop, flags);
+}
 
 class SwapFailureTest : public SwapSpaceTest {
  protected:
   void TearDown() override {
     g_fail = false;
+    g_refusals = 0;
     SwapSpaceTest::TearDown();
   }
 };
@@ -120,6 +131,49 @@ TEST_F(SwapFailureTest, FailedCopyBackUnmapsAndKeepsTheHostCopy) {
   ASSERT_CU(space.ensure_resident(address, a_));
   EXPECT_EQ(read_on(a_, address, 2 * kMiB), data);
   EXPECT_EQ(space.stats().physical_creates, 1u);
+  EXPECT_TRUE(space.release(address));
+}
+
+TEST_F(SwapFailureTest, WorkWaitsForMemoryTheDriverRefusesForAMoment) {
+  runtime::DriverApi short_of_memory = api();
+  short_of_memory.mem_create = &refusing_create;
+  SwapSpace space(short_of_memory, context_, 64 * kMiB);
+  const auto [address, data] = allocate_filled(space, 2 * kMiB, 54);
+  ASSERT_NE(address, 0u);
+  ASSERT_TRUE(space.swap_out(address));
+  settle(space);
+  space.evict(64 * kMiB);  // gives back the physical memory kept: nothing to take but new memory
+  ASSERT_EQ(space.stats().cached_physical_bytes, 0u);
+
+  g_refusals = 1;
+  EXPECT_EQ(space.swap_in(address), CUDA_ERROR_OUT_OF_MEMORY) << "a prefetch does not wait";
+  EXPECT_EQ(space.stats().memory_waits, 0u);
+  g_refusals = 3;
+  bool missed = false;
+  ASSERT_CU(space.ensure_resident(address, a_, &missed)) << "work that cannot start without it waits";
+  EXPECT_TRUE(missed);
+  EXPECT_EQ(space.stats().memory_waits, 3u) << "nothing to evict: asked again after each of three pauses";
+  EXPECT_EQ(read_on(a_, address, 2 * kMiB), data);
+  EXPECT_TRUE(space.release(address));
+}
+
+TEST_F(SwapFailureTest, WorkIsRefusedWhenTheDriverKeepsRefusingAndTheHostCopyStays) {
+  runtime::DriverApi short_of_memory = api();
+  short_of_memory.mem_create = &refusing_create;
+  SwapSpace space(short_of_memory, context_, 64 * kMiB);
+  const auto [address, data] = allocate_filled(space, 2 * kMiB, 55);
+  ASSERT_NE(address, 0u);
+  ASSERT_TRUE(space.swap_out(address));
+  settle(space);
+  space.evict(64 * kMiB);
+
+  g_refusals = 1000;
+  EXPECT_EQ(space.ensure_resident(address, a_), CUDA_ERROR_OUT_OF_MEMORY);
+  EXPECT_EQ(space.stats().memory_waits, 7u) << "1, 2, 4 ... 64 ms";
+  EXPECT_TRUE(space.is_out(address));
+  g_refusals = 0;
+  ASSERT_CU(space.ensure_resident(address, a_));
+  EXPECT_EQ(read_on(a_, address, 2 * kMiB), data);
   EXPECT_TRUE(space.release(address));
 }
 

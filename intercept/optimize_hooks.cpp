@@ -97,7 +97,8 @@ CUresult optimize_before_transfer(const trace::Copy& copy, CUstream stream) {
   return c == nullptr
              ? CUDA_SUCCESS
              : before_transfer(*c, {copy.src.alloc_id, copy.dst.alloc_id},
-                               copy.src.alloc_id != copy.dst.alloc_id ? copy.src.alloc_id : 0, copy.captured, stream);
+                               copy.src.alloc_id != copy.dst.alloc_id ? copy.src.alloc_id : 0,
+                               copy.captured, stream);
 }
 
 CUresult optimize_before_transfer(const trace::Set& set, CUstream stream) {

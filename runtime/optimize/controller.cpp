@@ -266,7 +266,8 @@ CUresult Controller::before_work(const Work& work) {
     s.make_room(mapping);
   const CUresult result =
       needed.empty() ? CUDA_SUCCESS
-                     : s.swap_space->ensure_resident(needed, work.stream, nullptr, {&only_read, only_read != 0 ? 1u : 0u});
+                     : s.swap_space->ensure_resident(needed, work.stream, nullptr,
+                                                     {&only_read, only_read != 0 ? 1u : 0u});
   s.drain_swap_events();
   return result;
 }

@@ -37,8 +37,8 @@ void SwapSpace::Impl::publish_index() {
 }
 
 SwapSpace::Impl::FastPath SwapSpace::Impl::try_fast_path(std::span<const CUdeviceptr> addresses,
-                                                         std::span<const CUdeviceptr> only_read, CUstream stream,
-                                                         bool all_ours) {
+                                                         std::span<const CUdeviceptr> only_read,
+                                                         CUstream stream, bool all_ours) {
   if (absent.load(std::memory_order_acquire) != 0) return FastPath::slow;
   const auto lease = ThreadScratch<ThreadIndex>::get();
   ThreadIndex& mine = *lease;

@@ -47,20 +47,21 @@ bool SwapSpace::Impl::take_pinned(SwapBuffer& buffer) {
   return true;
 }
 
-CUresult SwapSpace::Impl::take_physical(const SwapBuffer& buffer, Need need, CUmemGenericAllocationHandle* handle) {
+CUresult SwapSpace::Impl::take_physical(const SwapBuffer& buffer, Need need,
+                                        CUmemGenericAllocationHandle* handle) {
   CUresult r = physical.take(buffer.mapped_bytes, handle);
   if (r == CUDA_ERROR_OUT_OF_MEMORY && !releasing.empty()) {
     finish_releases(true);  // memory the program freed whose work is still queued
     r = physical.take(buffer.mapped_bytes, handle);
   }
-  if (r == CUDA_ERROR_OUT_OF_MEMORY && need != Need::allocation && evict(buffer.mapped_bytes, &buffer) > 0)
+  if (r == CUDA_ERROR_OUT_OF_MEMORY && need != Need::allocation &&
+      evict(buffer.mapped_bytes, &buffer) > 0)
     r = physical.take(buffer.mapped_bytes, handle);
   // Memory another process (or a pool's queued frees) holds for a moment comes back: pauses of
   // 1, 2, 4, ... 64 ms, about an eighth of a second in all before the work is refused.
   constexpr auto kLongestPause = std::chrono::milliseconds(64);
-  for (auto pause = std::chrono::milliseconds(1); r == CUDA_ERROR_OUT_OF_MEMORY && need == Need::work &&
-                                                  pause <= kLongestPause;
-       pause *= 2) {
+  for (auto pause = std::chrono::milliseconds(1);
+       r == CUDA_ERROR_OUT_OF_MEMORY && need == Need::work && pause <= kLongestPause; pause *= 2) {
     ++counts.memory_waits;
     std::this_thread::sleep_for(pause);
     if (!releasing.empty()) finish_releases(false);

@@ -160,11 +160,12 @@ CUresult SwapSpace::ensure_resident(CUdeviceptr address, CUstream stream, bool* 
   return s.make_resident(*buffer, stream, missed, use);
 }
 
-CUresult SwapSpace::ensure_resident(std::span<const CUdeviceptr> addresses, CUstream stream, bool* missed,
-                                    std::span<const CUdeviceptr> only_read) {
+CUresult SwapSpace::ensure_resident(std::span<const CUdeviceptr> addresses, CUstream stream,
+                                    bool* missed, std::span<const CUdeviceptr> only_read) {
   if (missed != nullptr) *missed = false;
   Impl& s = *impl_;
-  if (s.try_fast_path(addresses, only_read, stream, false) == Impl::FastPath::resident) return CUDA_SUCCESS;
+  if (s.try_fast_path(addresses, only_read, stream, false) == Impl::FastPath::resident)
+    return CUDA_SUCCESS;
   const std::lock_guard lock(s.mutex);
   if (s.absent.load(std::memory_order_relaxed) > 0 || !s.in_flight.empty()) s.finish_completed();
   s.launch.clear();
@@ -173,7 +174,8 @@ CUresult SwapSpace::ensure_resident(std::span<const CUdeviceptr> addresses, CUst
   CUresult result = CUDA_SUCCESS;
   for (SwapBuffer* buffer : s.launch) {
     bool one_missed = false;
-    const bool read = std::find(only_read.begin(), only_read.end(), buffer->address) != only_read.end();
+    const bool read =
+        std::find(only_read.begin(), only_read.end(), buffer->address) != only_read.end();
     result = s.make_resident(*buffer, stream, &one_missed, read ? Use::reads : Use::may_write);
     if (missed != nullptr) *missed = *missed || one_missed;
     if (result != CUDA_SUCCESS) break;

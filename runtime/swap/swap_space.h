@@ -101,18 +101,19 @@ class SwapSpace {
 
   // Before work on `stream` touches the buffer holding `address`: if it is out, it is swapped in
   // synchronously (*missed = true); if its swap-in is in flight, `stream` waits on it; if it was
-  // never mapped (at_first_use), its memory is mapped now (not a miss: there is nothing to copy). Records
-  // `stream` as a user of the buffer (for swap-out ordering and least-recently-used eviction).
-  // CUDA_ERROR_NOT_FOUND when `address` is not in one of ours; the driver's error (the buffer still
-  // out, its host copy intact) when it cannot be brought back. Unless the work only reads the
-  // buffer (Use::reads: a copy from it), its host copy stops being current.
+  // never mapped (at_first_use), its memory is mapped now (not a miss: there is nothing to copy).
+  // Records `stream` as a user of the buffer (for swap-out ordering and least-recently-used
+  // eviction). CUDA_ERROR_NOT_FOUND when `address` is not in one of ours; the driver's error (the
+  // buffer still out, its host copy intact) when it cannot be brought back. Unless the work only
+  // reads the buffer (Use::reads: a copy from it), its host copy stops being current.
   enum class Use { reads, may_write };
-  CUresult ensure_resident(CUdeviceptr address, CUstream stream, bool* missed = nullptr, Use use = Use::may_write);
+  CUresult ensure_resident(CUdeviceptr address, CUstream stream, bool* missed = nullptr,
+                           Use use = Use::may_write);
   // The same for all the buffers one launch touches (addresses not in the swap space are skipped):
   // bringing one back may evict idle buffers, never another of these. *missed: any was out.
   // `only_read`: those of `addresses` the work only reads; it may write all the others.
-  CUresult ensure_resident(std::span<const CUdeviceptr> addresses, CUstream stream, bool* missed = nullptr,
-                           std::span<const CUdeviceptr> only_read = {});
+  CUresult ensure_resident(std::span<const CUdeviceptr> addresses, CUstream stream,
+                           bool* missed = nullptr, std::span<const CUdeviceptr> only_read = {});
 
   // Starts an asynchronous swap-out after the work queued so far on the buffer's streams.
   // copy_out = false: the caller expects the host copy to be still current (only reading copies

@@ -62,8 +62,8 @@ struct SwapSpace::Impl {
 
   // The lock-free fast path of ensure_resident (called without the lock; publish_index with it).
   enum class FastPath { resident, not_ours, slow };
-  FastPath try_fast_path(std::span<const CUdeviceptr> addresses, std::span<const CUdeviceptr> only_read,
-                         CUstream stream, bool all_ours);
+  FastPath try_fast_path(std::span<const CUdeviceptr> addresses,
+                         std::span<const CUdeviceptr> only_read, CUstream stream, bool all_ours);
   void publish_index();
 
   // Transfers.

@@ -84,7 +84,8 @@ CUresult SwapSpace::Impl::start_swap_in(SwapBuffer& buffer, bool on_demand) {
   return CUDA_SUCCESS;
 }
 
-CUresult SwapSpace::Impl::make_resident(SwapBuffer& buffer, CUstream consumer, bool* missed, Use use) {
+CUresult SwapSpace::Impl::make_resident(SwapBuffer& buffer, CUstream consumer, bool* missed,
+                                        Use use) {
   buffer.last_use = ++use_clock;
   if (buffer.residency == Residency::reserved) {  // its first use: memory, and nothing to copy
     if (const CUresult r = map_at_first_use(buffer); r != CUDA_SUCCESS) return r;

@@ -107,12 +107,14 @@ TEST(OptimizeEndToEnd, RandomProgramsStayBitIdentical) {
 // gives the plain run's results. Seed 13 under swap lost a kernel's write before the swap space
 // stopped trusting a host copy that work may have written since.
 TEST(OptimizeEndToEnd, RandomProgramsStayBitIdenticalWhenTheDriverRefusesMemory) {
-  const std::vector<std::vector<std::string>> modes = {
-      {"--optimize=pool"}, {"--optimize=pool,swap", "--budget", "6M"}, {"--optimize=swap", "--budget", "5M"}};
+  const std::vector<std::vector<std::string>> modes = {{"--optimize=pool"},
+                                                       {"--optimize=pool,swap", "--budget", "6M"},
+                                                       {"--optimize=swap", "--budget", "5M"}};
   uint64_t refused = 0;
   int evictions = 0;
   for (const std::string seed : {"2", "13"}) {
-    const std::vector<std::string> args = {"--seed", seed, "--steps", "24", "--sleep-us", "10000", "--stray-every", "7"};
+    const std::vector<std::string> args = {"--seed",     seed,    "--steps",       "24",
+                                           "--sleep-us", "10000", "--stray-every", "7"};
     Sandbox box;
     const ProgramRun off = box.plain(random_program(), args);
     ASSERT_EQ(off.exit_code, 0) << off.err;
@@ -124,11 +126,13 @@ TEST(OptimizeEndToEnd, RandomProgramsStayBitIdenticalWhenTheDriverRefusesMemory)
       std::vector<std::string> flags = mode;
       flags.insert(flags.end(), {"--plan-cache", "off"});
       const std::string stats = (box.dir() / "stats.json").string();
-      const ProgramRun on = box.tidepool(flags, random_program(), args, {oom, "SIMCUDA_STATS=" + stats});
+      const ProgramRun on =
+          box.tidepool(flags, random_program(), args, {oom, "SIMCUDA_STATS=" + stats});
       const std::string what = mode[0] + " seed " + seed;
       ASSERT_EQ(on.exit_code, 0) << what << ": " << on.err;
       EXPECT_EQ(on.checksum(), off.checksum()) << what;
-      const auto counts = nlohmann::json::parse(tidepool::test_support::read_file(stats), nullptr, false);
+      const auto counts =
+          nlohmann::json::parse(tidepool::test_support::read_file(stats), nullptr, false);
       refused += counts.is_object() ? counts.value("injected_out_of_memory", uint64_t{0}) : 0;
       evictions += box.newest_decisions().count(RecordTag::eviction);
     }

@@ -121,7 +121,9 @@ struct Program {
         break;
       case Kind::alloc_async:
         elements[op.slot] = op.elements;
-        check(retrying([&] { return cuMemAllocAsync(&buffer[op.slot], op.elements * sizeof(float), nullptr); }),
+        check(retrying([&] {
+                return cuMemAllocAsync(&buffer[op.slot], op.elements * sizeof(float), nullptr);
+              }),
               "cuMemAllocAsync");
         break;
       case Kind::free:
@@ -175,7 +177,8 @@ int main(int argc, char** argv) {
   p.host.resize(3u << 18);
   for (int s = 0; s < kPersistent; ++s) {
     p.elements[s] = 1u << 19;
-    check(retrying([&] { return cuMemAlloc(&p.buffer[s], p.elements[s] * sizeof(float)); }), "persistent");
+    check(retrying([&] { return cuMemAlloc(&p.buffer[s], p.elements[s] * sizeof(float)); }),
+          "persistent");
     test_program::fill(p.k, nullptr, p.buffer[s], static_cast<float>(s + 1), p.elements[s]);
   }
   {
@@ -192,6 +195,7 @@ int main(int argc, char** argv) {
   }
   p.checksum.print();
   if (out_of_memory_answers > 0)
-    std::fprintf(stderr, "random_program: %d allocations answered out of memory, made again\n", out_of_memory_answers);
+    std::fprintf(stderr, "random_program: %d allocations answered out of memory, made again\n",
+                 out_of_memory_answers);
   return 0;
 }

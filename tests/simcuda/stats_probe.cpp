@@ -6,7 +6,8 @@
 // With the argument `graph`, it also captures one more launch into a graph and launches it 3 times.
 // With the argument `managed`, it also allocates managed memory: 5000 bytes freed, 7000 kept.
 // With the argument `oom`, it only asks for memory, for SIMCUDA_OOM_RATE: 300 device allocations
-// of 4096 bytes and 100 pinned host ones, each freed at once; out of memory is an answer, not an error.
+// of 4096 bytes and 100 pinned host ones, each freed at once; out of memory is an answer, not an
+// error.
 #include <cuda.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -71,14 +72,18 @@ int ask_for_memory() {
   for (int i = 0; i < 300; ++i) {
     CUdeviceptr p = 0;
     const CUresult r = cuMemAlloc(&p, 4096);
-    if (r == CUDA_SUCCESS) check(cuMemFree(p), "cuMemFree");
-    else if (r != CUDA_ERROR_OUT_OF_MEMORY) check(r, "cuMemAlloc");
+    if (r == CUDA_SUCCESS)
+      check(cuMemFree(p), "cuMemFree");
+    else if (r != CUDA_ERROR_OUT_OF_MEMORY)
+      check(r, "cuMemAlloc");
   }
   for (int i = 0; i < 100; ++i) {
     void* p = nullptr;
     const CUresult r = cuMemAllocHost(&p, 4096);
-    if (r == CUDA_SUCCESS) check(cuMemFreeHost(p), "cuMemFreeHost");
-    else if (r != CUDA_ERROR_OUT_OF_MEMORY) check(r, "cuMemAllocHost");
+    if (r == CUDA_SUCCESS)
+      check(cuMemFreeHost(p), "cuMemFreeHost");
+    else if (r != CUDA_ERROR_OUT_OF_MEMORY)
+      check(r, "cuMemAllocHost");
   }
   return 0;
 }

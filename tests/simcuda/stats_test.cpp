@@ -112,11 +112,11 @@ std::pair<int, std::string> run_probe_with(const std::string& variable) {
 }
 
 TEST(SimcudaStats, BadSettingsAreOneLineErrors) {
-  for (const char* bad : {"SIMCUDA_MEMORY=12Q", "SIMCUDA_THREADS=0", "SIMCUDA_THREADS=257",
-                          "SIMCUDA_THREADS=two", "SIMCUDA_THREADS=-1", "SIMCUDA_THREADS=2x",
-                          "SIMCUDA_OOM_RATE=1.5", "SIMCUDA_OOM_RATE=-0.1", "SIMCUDA_OOM_RATE=nan",
-                          "SIMCUDA_OOM_RATE=0.5:", "SIMCUDA_OOM_RATE=0.5:x", "SIMCUDA_OOM_RATE=0.5:-3",
-                          "SIMCUDA_OOM_RATE=half"}) {
+  for (const char* bad :
+       {"SIMCUDA_MEMORY=12Q", "SIMCUDA_THREADS=0", "SIMCUDA_THREADS=257", "SIMCUDA_THREADS=two",
+        "SIMCUDA_THREADS=-1", "SIMCUDA_THREADS=2x", "SIMCUDA_OOM_RATE=1.5", "SIMCUDA_OOM_RATE=-0.1",
+        "SIMCUDA_OOM_RATE=nan", "SIMCUDA_OOM_RATE=0.5:", "SIMCUDA_OOM_RATE=0.5:x",
+        "SIMCUDA_OOM_RATE=0.5:-3", "SIMCUDA_OOM_RATE=half"}) {
     const auto [status, output] = run_probe_with(bad);
     EXPECT_NE(status, 0) << bad;
     const std::string name(bad, std::strchr(bad, '=') - bad);

@@ -22,10 +22,11 @@ CUresult failing_unmap(CUdeviceptr address, size_t size) {
 CUresult failing_htod_async(CUdeviceptr address, const void* host, size_t bytes, CUstream stream) {
   return g_fail ? CUDA_ERROR_LAUNCH_FAILED : simcuda().api.memcpy_htod_async(address, host, bytes, stream);
 }
-// Refuses the next g_refusals requests for physical memory, as a driver short of memory for a moment.
+// Refuses the next g_refusals requests for physical memory, as a driver short of memory for a
+// moment.
 std::atomic<int> g_refusals{0};
-CUresult refusing_create(CUmemGenericAllocationHandle* handle, size_t size, const CUmemAllocationProp* prop,
-                         unsigned long long flags) {
+CUresult refusing_create(CUmemGenericAllocationHandle* handle, size_t size,
+                         const CUmemAllocationProp* prop, unsigned long long flags) {
   if (g_refusals > 0) {
     --g_refusals;
     return CUDA_ERROR_OUT_OF_MEMORY;
@@ -150,9 +151,11 @@ TEST_F(SwapFailureTest, WorkWaitsForMemoryTheDriverRefusesForAMoment) {
   EXPECT_EQ(space.stats().memory_waits, 0u);
   g_refusals = 3;
   bool missed = false;
-  ASSERT_CU(space.ensure_resident(address, a_, &missed)) << "work that cannot start without it waits";
+  ASSERT_CU(space.ensure_resident(address, a_, &missed))
+      << "work that cannot start without it waits";
   EXPECT_TRUE(missed);
-  EXPECT_EQ(space.stats().memory_waits, 3u) << "nothing to evict: asked again after each of three pauses";
+  EXPECT_EQ(space.stats().memory_waits, 3u)
+      << "nothing to evict: asked again after each of three pauses";
   EXPECT_EQ(read_on(a_, address, 2 * kMiB), data);
   EXPECT_TRUE(space.release(address));
 }

@@ -23,7 +23,8 @@ TEST_F(SwapSpaceTest, WorkThatMayWriteMakesTheHostCopyStale) {
   ASSERT_CU(space.ensure_resident(address, a_));
   sleep_then_touch(a_, address, bytes, 0);
   for (uint8_t& byte : data) ++byte;
-  ASSERT_TRUE(space.swap_out(address, false)) << "a caller that expects the host copy to be current";
+  ASSERT_TRUE(space.swap_out(address, false))
+      << "a caller that expects the host copy to be current";
   settle(space);
   EXPECT_EQ(space.stats().bytes_out, 2 * bytes) << "copied again: the kernel may have written it";
   ASSERT_CU(space.ensure_resident(address, a_));

@@ -26,7 +26,8 @@ bool inject_out_of_memory() {
   const Settings& s = settings();
   if (s.oom_rate <= 0) return false;
   const uint64_t k = draws.fetch_add(1, std::memory_order_relaxed);
-  const double uniform = static_cast<double>(mix(s.oom_seed * 0x100000001b3ull + k) >> 11) * 0x1.0p-53;
+  const double uniform =
+      static_cast<double>(mix(s.oom_seed * 0x100000001b3ull + k) >> 11) * 0x1.0p-53;
   if (uniform >= s.oom_rate) return false;
   stats_injected_out_of_memory();
   return true;

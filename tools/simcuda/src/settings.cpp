@@ -81,7 +81,8 @@ Settings read_settings() {
   }
   if (const char* oom = std::getenv("SIMCUDA_OOM_RATE")) {
     if (!parse_oom_rate(oom, s.oom_rate, s.oom_seed))
-      s.error = std::string("bad SIMCUDA_OOM_RATE='") + oom + "' (want a chance from 0 to 1, optionally :SEED)";
+      s.error = std::string("bad SIMCUDA_OOM_RATE='") + oom +
+                "' (want a chance from 0 to 1, optionally :SEED)";
   }
   return s;
 }

@@ -7,8 +7,11 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <condition_variable>
+#include <cstdio>
+#include <cstring>
 #include <ctime>
 #include <memory>
 #include <mutex>
@@ -74,13 +77,17 @@ uint64_t hash_frames(std::span<const uint64_t> frames) {
 // Everything a started recorder owns.
 class RecorderImpl {
  public:
-  explicit RecorderImpl(int fd) : fd_(fd), writer_(fd) {}
+  RecorderImpl(int fd, std::string path) : fd_(fd), path_(std::move(path)), writer_(fd) {}
 
   bool begin(const trace::Header& header) {
     start_ns_ = monotonic_ns();
-    if (writer_.begin(header) != trace::WriteStatus::ok) return false;
+    if (writer_.begin(header) != trace::WriteStatus::ok) {
+      std::fprintf(stderr, "tidepool: cannot write %s: %s; not tracing this process\n",
+                   path_.c_str(), std::strerror(errno));
+      return false;
+    }
     write_new_modules();
-    writer_.flush();
+    written(writer_.flush());
     thread_ = std::thread([this] { run(); });
     return true;
   }
@@ -241,11 +248,14 @@ class RecorderImpl {
     write_new_modules();
     std::vector<const ThreadEvents*> finished;
     for (const auto& thread : threads) {
-      const bool all_read = thread->drain([this](std::span<const uint8_t> bytes) { writer_.append_encoded(bytes); });
+      // After a failed write the chunks are still read, so that the threads' buffers are recycled.
+      const bool all_read = thread->drain([this](std::span<const uint8_t> bytes) {
+        if (!write_failed_) written(writer_.append_encoded(bytes));
+      });
       // A thread that ended (only the registry and this list hold it) goes once read to the end.
       if (all_read && thread.use_count() == 2) finished.push_back(thread.get());
     }
-    writer_.flush();
+    if (!write_failed_) written(writer_.flush());
     if (finished.empty()) return;
     threads.clear();
     const std::lock_guard lock(registry_mutex_);
@@ -254,14 +264,28 @@ class RecorderImpl {
 
   void write_new_modules() {
     const uint64_t count = module_load_count();
-    if (count == module_count_ && count != 0) return;
+    if (write_failed_ || (count == module_count_ && count != 0)) return;
     module_count_ = count;
     for (trace::Module& m : loaded_modules()) {
-      if (seen_modules_.emplace(m.path, m.base).second) writer_.append(m);
+      if (seen_modules_.emplace(m.path, m.base).second) written(writer_.append(m));
     }
   }
 
+  // The first failed write ends the trace where it is whole: one line says why, and nothing more
+  // is written (after a chunk written in part, the reader could not reach what follows). The
+  // program runs on.
+  void written(trace::WriteStatus status) {
+    if (status != trace::WriteStatus::io_error || write_failed_) return;
+    const int error = errno;
+    write_failed_ = true;
+    std::fprintf(stderr,
+                 "tidepool: cannot write %s: %s; the trace ends here, the program runs on\n",
+                 path_.c_str(), std::strerror(error));
+  }
+
   int fd_;
+  std::string path_;
+  bool write_failed_ = false;  // under drain_mutex_ (or before the writer thread starts)
   trace::Writer writer_;
   uint64_t start_ns_ = 0;
   std::atomic<uint64_t> seq_{1};
@@ -339,11 +363,13 @@ Recorder* Recorder::get(int (*driver_version)()) {
   const Settings& s = settings();
   if (s.disabled) return nullptr;
   const trace::Header header = make_header(s, driver_version != nullptr ? driver_version() : 0);
-  const int fd = open_trace_file(s, trace_file_name(header));
+  const std::string path = s.output_dir + "/" + trace_file_name(header);
+  const int fd = open_trace_file(path, s.overwrite);
   if (fd < 0) return nullptr;
-  auto* impl = new RecorderImpl(fd);
+  auto* impl = new RecorderImpl(fd, path);
   if (!impl->begin(header)) {
     close(fd);
+    unlink(path.c_str());
     return nullptr;
   }
   static std::once_flag atfork_once;

@@ -75,9 +75,8 @@ std::string trace_file_name(const trace::Header& header) {
   return name.append(".tpt");
 }
 
-int open_trace_file(const Settings& settings, const std::string& name) {
-  const std::string path = settings.output_dir + "/" + name;
-  const int mode = O_WRONLY | O_CREAT | O_CLOEXEC | (settings.overwrite ? O_TRUNC : O_EXCL);
+int open_trace_file(const std::string& path, bool overwrite) {
+  const int mode = O_WRONLY | O_CREAT | O_CLOEXEC | (overwrite ? O_TRUNC : O_EXCL);
   const int fd = open(path.c_str(), mode, 0644);
   if (fd < 0) {
     if (errno == EEXIST) {

@@ -15,7 +15,8 @@ trace::Header make_header(const Settings& settings, int driver_version);
 // The file name (without directory) for a header.
 std::string trace_file_name(const trace::Header& header);
 
-// Opens the trace file; returns the descriptor, or -1 after printing one line saying why.
-int open_trace_file(const Settings& settings, const std::string& name);
+// Opens the trace file at `path` (the output directory and trace_file_name), exclusively unless
+// `overwrite`; returns the descriptor, or -1 after printing one line saying why.
+int open_trace_file(const std::string& path, bool overwrite);
 
 }  // namespace tidepool::runtime

@@ -41,12 +41,9 @@ TEST(TraceFile, HeaderDescribesThisProcess) {
 TEST(TraceFile, ExistingFilesAreKeptUnlessOverwriteIsAsked) {
   std::string dir = (std::filesystem::temp_directory_path() / "tidepool-trace-file-XXXXXX").string();
   ASSERT_NE(mkdtemp(dir.data()), nullptr);
-  Settings s;
-  s.output_dir = dir;
   std::ofstream(dir + "/t.tpt") << "old";
-  EXPECT_EQ(open_trace_file(s, "t.tpt"), -1);
-  s.overwrite = true;
-  const int fd = open_trace_file(s, "t.tpt");
+  EXPECT_EQ(open_trace_file(dir + "/t.tpt", false), -1);
+  const int fd = open_trace_file(dir + "/t.tpt", true);
   EXPECT_GE(fd, 0);
   close(fd);
   EXPECT_EQ(std::filesystem::file_size(dir + "/t.tpt"), 0u);

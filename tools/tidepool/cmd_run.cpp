@@ -175,7 +175,9 @@ int run_program(const std::vector<std::string>& command) {
 
 void summarize(const std::vector<fs::path>& traces) {
   if (traces.empty()) {
-    std::fprintf(stderr, "tidepool: no trace was written (the program made no CUDA driver call)\n");
+    std::fprintf(stderr,
+                 "tidepool: no trace was written (the program made no CUDA driver call, or a line "
+                 "above says why)\n");
     return;
   }
   std::string command = "tidepool report";

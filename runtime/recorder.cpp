@@ -366,8 +366,9 @@ Recorder* Recorder::get(int (*driver_version)()) {
   const std::string path = s.output_dir + "/" + trace_file_name(header);
   const int fd = open_trace_file(path, s.overwrite);
   if (fd < 0) return nullptr;
-  auto* impl = new RecorderImpl(fd, path);
+  auto impl = std::make_unique<RecorderImpl>(fd, path);
   if (!impl->begin(header)) {
+    impl.reset();  // its writer's last flush fails as the first did
     close(fd);
     unlink(path.c_str());
     return nullptr;
@@ -375,9 +376,9 @@ Recorder* Recorder::get(int (*driver_version)()) {
   static std::once_flag atfork_once;
   std::call_once(atfork_once, [] { pthread_atfork(nullptr, nullptr, after_fork_in_child); });
   p.recorder = new Recorder;
-  p.impl = impl;
+  p.impl = impl.release();  // never freed: hooks may run during exit
   p.status = Status::running;
-  g_impl.store(impl, std::memory_order_release);
+  g_impl.store(p.impl, std::memory_order_release);
   g_active.store(p.recorder, std::memory_order_release);
   return p.recorder;
 }

@@ -36,6 +36,19 @@ CUresult refusing_create(CUmemGenericAllocationHandle* handle, size_t size,
 
 class SwapFailureTest : public SwapSpaceTest {
  protected:
+  // A buffer of 2 MiB filled from `seed` and swapped out, with no physical memory kept: bringing it
+  // back asks the driver for new memory. Its address is 0 (the failure reported) when that failed.
+  FilledBuffer swapped_out_with_no_memory_kept(SwapSpace& space, uint32_t seed) {
+    FilledBuffer buffer = allocate_filled(space, 2 * kMiB, seed);
+    if (buffer.address == 0) return buffer;
+    EXPECT_TRUE(space.swap_out(buffer.address));
+    settle(space);
+    space.evict(64 * kMiB);  // gives back the physical memory kept
+    EXPECT_EQ(space.stats().cached_physical_bytes, 0u);
+    EXPECT_TRUE(space.is_out(buffer.address));
+    return buffer;
+  }
+
   void TearDown() override {
     g_fail = false;
     g_refusals = 0;
@@ -135,47 +148,29 @@ TEST_F(SwapFailureTest, FailedCopyBackUnmapsAndKeepsTheHostCopy) {
   EXPECT_TRUE(space.release(address));
 }
 
+// Work that cannot start without memory waits for it: a prefetch is refused at once; work is
+// refused after seven pauses of a driver that keeps refusing (the buffer still out, its host copy
+// whole), and goes ahead once the refusals stop within them.
 TEST_F(SwapFailureTest, WorkWaitsForMemoryTheDriverRefusesForAMoment) {
   runtime::DriverApi short_of_memory = api();
   short_of_memory.mem_create = &refusing_create;
   SwapSpace space(short_of_memory, context_, 64 * kMiB);
-  const auto [address, data] = allocate_filled(space, 2 * kMiB, 54);
+  const auto [address, data] = swapped_out_with_no_memory_kept(space, 54);
   ASSERT_NE(address, 0u);
-  ASSERT_TRUE(space.swap_out(address));
-  settle(space);
-  space.evict(64 * kMiB);  // gives back the physical memory kept: nothing to take but new memory
-  ASSERT_EQ(space.stats().cached_physical_bytes, 0u);
 
   g_refusals = 1;
   EXPECT_EQ(space.swap_in(address), CUDA_ERROR_OUT_OF_MEMORY) << "a prefetch does not wait";
   EXPECT_EQ(space.stats().memory_waits, 0u);
-  g_refusals = 3;
-  bool missed = false;
-  ASSERT_CU(space.ensure_resident(address, a_, &missed))
-      << "work that cannot start without it waits";
-  EXPECT_TRUE(missed);
-  EXPECT_EQ(space.stats().memory_waits, 3u)
-      << "nothing to evict: asked again after each of three pauses";
-  EXPECT_EQ(read_on(a_, address, 2 * kMiB), data);
-  EXPECT_TRUE(space.release(address));
-}
-
-TEST_F(SwapFailureTest, WorkIsRefusedWhenTheDriverKeepsRefusingAndTheHostCopyStays) {
-  runtime::DriverApi short_of_memory = api();
-  short_of_memory.mem_create = &refusing_create;
-  SwapSpace space(short_of_memory, context_, 64 * kMiB);
-  const auto [address, data] = allocate_filled(space, 2 * kMiB, 55);
-  ASSERT_NE(address, 0u);
-  ASSERT_TRUE(space.swap_out(address));
-  settle(space);
-  space.evict(64 * kMiB);
-
   g_refusals = 1000;
   EXPECT_EQ(space.ensure_resident(address, a_), CUDA_ERROR_OUT_OF_MEMORY);
   EXPECT_EQ(space.stats().memory_waits, 7u) << "1, 2, 4 ... 64 ms";
   EXPECT_TRUE(space.is_out(address));
-  g_refusals = 0;
-  ASSERT_CU(space.ensure_resident(address, a_));
+  g_refusals = 3;
+  bool missed = false;
+  ASSERT_CU(space.ensure_resident(address, a_, &missed)) << "refused three times, then given";
+  EXPECT_TRUE(missed);
+  EXPECT_EQ(space.stats().memory_waits, 7u + 3u)
+      << "nothing to evict: asked again after each of three pauses";
   EXPECT_EQ(read_on(a_, address, 2 * kMiB), data);
   EXPECT_TRUE(space.release(address));
 }

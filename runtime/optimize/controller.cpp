@@ -66,9 +66,10 @@ CUresult Controller::allocate(const AllocRequest& request, CUdeviceptr* address,
   s.note_context();
   s.poll_planning();
   const bool ours = s.in_our_context(request.context) && !request.captured;
+  IterationCursor::Step step;
   if (!request.captured) {
     outcome.counted = true;
-    const IterationCursor::Step step = s.count(State::Counted::alloc, request.bytes);
+    step = s.count_allocation(request.bytes);
     outcome.in_iteration = step.trusted;
     outcome.ordinal = step.ordinal;
   }
@@ -110,6 +111,7 @@ CUresult Controller::allocate(const AllocRequest& request, CUdeviceptr* address,
       }
       s.drain_swap_events();
       if (r == CUDA_SUCCESS) outcome.source = Source::swap_space;
+      if (r == CUDA_ERROR_OUT_OF_MEMORY && outcome.counted) s.note_refused(request.bytes, step);
       if (r == CUDA_SUCCESS || r == CUDA_ERROR_OUT_OF_MEMORY) return r;
       outcome.fallback_reason = "the swap space failed; plain driver";
     }
@@ -123,6 +125,10 @@ CUresult Controller::allocate(const AllocRequest& request, CUdeviceptr* address,
     s.drain_swap_events();
     lock.unlock();
     if (freed > 0) r = driver();
+  }
+  if (r != CUDA_SUCCESS && outcome.counted) {
+    lock.lock();
+    s.note_refused(request.bytes, step);
   }
   return r;
 }

@@ -13,8 +13,27 @@ constexpr double kMissRateToStray = 0.25;  // pool misses per planned slot in on
 
 }  // namespace
 
+IterationCursor::Step Controller::State::count_allocation(uint64_t bytes) {
+  if (refused && refused->plan == plan.get() && refused->bytes == bytes) {
+    const IterationCursor::Step step = refused->step;
+    refused.reset();
+    return step;
+  }
+  return count(Counted::alloc, bytes);
+}
+
+void Controller::State::note_refused(uint64_t bytes, const IterationCursor::Step& step) {
+  refused = RefusedAllocation{plan.get(), bytes, step};
+}
+
 IterationCursor::Step Controller::State::count(Counted kind, uint64_t bytes,
                                                std::string_view kernel) {
+  if (kind != Counted::free && refused) {
+    // Not made again: while recording, a refusal is no event (no plan counted it); under a plan,
+    // it stays one.
+    if (refused->plan == nullptr && plan == nullptr) --events;
+    refused.reset();
+  }
   ++events;
   if (plan == nullptr) {
     if (!gave_up && (request_pool || request_swap) && events - events_at_cut >= next_attempt &&
@@ -87,7 +106,8 @@ void Controller::State::retire(std::unique_ptr<PlannedPool> pool) {
   if (pool != nullptr && pool->live_slots() > 0) retired_pools.push_back(std::move(pool));
 }
 
-// The arena, evicting idle buffers once if the driver is out of memory.
+// The arena, evicting idle buffers once if the driver is out of memory; refused, it is asked for
+// again at the next iteration starts (without evicting), kArenaAttempts times in all.
 void Controller::State::make_pool() {
   plan->pool_wanted = false;
   const plan::PoolSection& section = *plan->plan.pool;
@@ -99,11 +119,17 @@ void Controller::State::make_pool() {
       plan->pool = std::make_unique<PlannedPool>(api, section, plan->plan.iteration.allocations);
       return;
     } catch (const std::exception& e) {
-      const bool evicted =
-          attempt == 0 && swap_space != nullptr && swap_space->evict(section.arena_bytes) > 0;
+      const bool evicted = attempt == 0 && plan->arena_refusals == 0 && swap_space != nullptr &&
+                           swap_space->evict(section.arena_bytes) > 0;
       drain_swap_events();
       if (!evicted) {
-        if (!pool_warned) warn(std::string("no planned pool: ") + e.what());
+        if (++plan->arena_refusals < kArenaAttempts) {
+          plan->pool_wanted = true;
+          return;
+        }
+        if (!pool_warned)
+          warn(std::string("no planned pool: ") + e.what() + ", at " + std::to_string(kArenaAttempts) +
+               " iteration starts");
         pool_warned = true;
         return;
       }

@@ -47,6 +47,9 @@ enum class PlanOrigin { online, cache, file };
 inline constexpr uint64_t kFirstAttemptEvents = 64;
 // Finished swap transfers the swap space holds back before timing them (see set_report_lag).
 inline constexpr size_t kSwapReportLag = 64;
+// Iteration starts at which the arena is asked for before the plan goes on without its pool: the
+// memory may be held for a moment (by another process, or by frees still queued).
+inline constexpr uint32_t kArenaAttempts = 8;
 
 // A plan in force.
 struct Enforcement {
@@ -57,6 +60,7 @@ struct Enforcement {
   IterationCursor cursor;
   std::unique_ptr<PlannedPool> pool;  // made at the first iteration boundary, where least is live
   bool pool_wanted = false;
+  uint32_t arena_refusals = 0;  // iteration starts at which the driver refused the arena
   std::optional<SwapSchedule> swaps;
   std::vector<uint64_t> iteration_allocations;  // allocation ordinal -> alloc id in this iteration
   uint32_t strayed = 0;           // consecutive iterations that differed from the plan
@@ -74,6 +78,9 @@ class Controller::State {
   void poll_planning();  // installs a finished background plan
   enum class Counted { alloc, free, launch, transfer };
   IterationCursor::Step count(Counted kind, uint64_t bytes = 0, std::string_view kernel = {});
+  // An allocation's event: a new one, or the step of the refused allocation it makes again.
+  IterationCursor::Step count_allocation(uint64_t bytes);
+  void note_refused(uint64_t bytes, const IterationCursor::Step& step);
   void after_boundary(const IterationCursor::Step& step, bool inside_event);
   void return_to_recording(std::string_view reason, bool inside_event);
   void give_up(std::string_view warning);
@@ -115,6 +122,17 @@ class Controller::State {
   uint64_t granularity = 0;
 
   uint64_t events = 0;  // events of the stream counted since the start
+  // The last counted allocation, if the driver refused it. The trace holds only allocations that
+  // succeeded, so the program's next allocation of the same size, with only frees between (a
+  // caching allocator gives memory back, then asks again), is the same event: it takes this step.
+  // Any other work first, and the refusal stays an event of its own (the plan in force, if any,
+  // then sees its iteration differ, and the runtime falls back).
+  struct RefusedAllocation {
+    const Enforcement* plan;
+    uint64_t bytes;
+    IterationCursor::Step step;
+  };
+  std::optional<RefusedAllocation> refused;
   std::pmr::unsynchronized_pool_resource node_memory;  // map nodes are recycled, not reallocated
   std::pmr::unordered_map<uint64_t, ManagedAllocation> by_id{&node_memory};
   // by_id's entries made and removed by the fast path (the arena's allocations and frees): the node

@@ -92,18 +92,6 @@ std::vector<Op> draw_body(std::mt19937_64& random) {
   return body;
 }
 
-// Runs `allocate` until it answers something other than out of memory, at most 1000 times.
-int out_of_memory_answers = 0;
-template <typename Allocate>
-CUresult retrying(Allocate allocate) {
-  CUresult r = allocate();
-  for (int tries = 1; r == CUDA_ERROR_OUT_OF_MEMORY && tries < 1000; ++tries) {
-    ++out_of_memory_answers;
-    r = allocate();
-  }
-  return r;
-}
-
 struct Program {
   test_program::TestKernels k;
   std::array<CUdeviceptr, kSlots> buffer{};
@@ -116,12 +104,12 @@ struct Program {
     switch (op.kind) {
       case Kind::alloc:
         elements[op.slot] = op.elements;
-        check(retrying([&] { return cuMemAlloc(&buffer[op.slot], op.elements * sizeof(float)); }),
+        check(test_program::retrying([&] { return cuMemAlloc(&buffer[op.slot], op.elements * sizeof(float)); }),
               "cuMemAlloc");
         break;
       case Kind::alloc_async:
         elements[op.slot] = op.elements;
-        check(retrying([&] {
+        check(test_program::retrying([&] {
                 return cuMemAllocAsync(&buffer[op.slot], op.elements * sizeof(float), nullptr);
               }),
               "cuMemAllocAsync");
@@ -177,7 +165,7 @@ int main(int argc, char** argv) {
   p.host.resize(3u << 18);
   for (int s = 0; s < kPersistent; ++s) {
     p.elements[s] = 1u << 19;
-    check(retrying([&] { return cuMemAlloc(&p.buffer[s], p.elements[s] * sizeof(float)); }),
+    check(test_program::retrying([&] { return cuMemAlloc(&p.buffer[s], p.elements[s] * sizeof(float)); }),
           "persistent");
     test_program::fill(p.k, nullptr, p.buffer[s], static_cast<float>(s + 1), p.elements[s]);
   }
@@ -194,8 +182,8 @@ int main(int argc, char** argv) {
     check(cuMemFree(p.buffer[s]), "free persistent");
   }
   p.checksum.print();
-  if (out_of_memory_answers > 0)
+  if (test_program::out_of_memory_answers > 0)
     std::fprintf(stderr, "random_program: %d allocations answered out of memory, made again\n",
-                 out_of_memory_answers);
+                 test_program::out_of_memory_answers);
   return 0;
 }

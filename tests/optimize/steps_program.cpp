@@ -10,7 +10,7 @@
 // allocates and frees pinned host memory all along, concurrently with the steps), --steps-at-exit N
 // (the last N steps, the final copies and frees are made by an exit handler, after the main
 // thread's thread-local objects are destroyed; one thread, no churn). Prints "checksum: <16 hex
-// digits>" over the final weights and every step's result.
+// digits>" over the final weights and every step's result. A refused allocation is made again.
 #include <cuda.h>
 
 #include <atomic>
@@ -33,6 +33,7 @@ using test_program::flag;
 using test_program::axpy;
 using test_program::fill;
 using test_program::Relay;
+using test_program::retrying;
 
 // Allocates and frees pinned host memory until stopped.
 class HostChurn {
@@ -79,12 +80,12 @@ struct Program {
     const float value = 1.0f + 0.25f * static_cast<float>(step % 7);
     relay.run([&] { fill(k, nullptr, seed, value, n); });
     CUdeviceptr x = 0, y = 0, t = 0;
-    relay.run([&] { check(cuMemAlloc(&x, bytes), "x"); });
-    relay.run([&] { check(cuMemAlloc(&y, bytes), "y"); });
+    relay.run([&] { check(retrying([&] { return cuMemAlloc(&x, bytes); }), "x"); });
+    relay.run([&] { check(retrying([&] { return cuMemAlloc(&y, bytes); }), "y"); });
     relay.run([&] { check(cuMemcpyDtoD(x, seed, bytes), "copy seed"); });
     relay.run([&] { check(cuMemsetD32(y, 0, n), "memset y"); });
     relay.run([&] { axpy(k, 2.0f, x, y, n); });  // y = 2 x
-    relay.run([&] { check(cuMemAlloc(&t, bytes), "t"); });
+    relay.run([&] { check(retrying([&] { return cuMemAlloc(&t, bytes); }), "t"); });
     relay.run([&] { check(cuMemcpyDtoD(t, y, bytes), "copy y"); });
     relay.run([&] { check(cuMemFree(x), "free x"); });
     relay.run([&] { axpy(k, 0.5f, t, weights, n); });  // weights += y / 2
@@ -157,9 +158,9 @@ int main(int argc, char** argv) {
   const CUcontext context = p.k.context;
   check(cuStreamCreate(&p.side, CU_STREAM_NON_BLOCKING), "cuStreamCreate");
 
-  check(cuMemAlloc(&p.weights, p.most * sizeof(float)), "weights");
-  check(cuMemAlloc(&p.seed, p.most * sizeof(float)), "seed");
-  check(cuMemAlloc(&p.captured, p.most * sizeof(float)), "captured");
+  check(retrying([&] { return cuMemAlloc(&p.weights, p.most * sizeof(float)); }), "weights");
+  check(retrying([&] { return cuMemAlloc(&p.seed, p.most * sizeof(float)); }), "seed");
+  check(retrying([&] { return cuMemAlloc(&p.captured, p.most * sizeof(float)); }), "captured");
   check(cuMemsetD32(p.weights, 0, p.most), "memset weights");
   check(cuMemsetD32(p.captured, 0, p.most), "memset captured");
   p.host.resize(p.most);

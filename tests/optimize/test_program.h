@@ -1,5 +1,6 @@
 // What the optimizer's test programs (steps_program.cpp, random_program.cpp) share: a failed
-// driver call ends the program with one line, "--name value" flags, the checksum they print,
+// driver call ends the program with one line, a refused allocation is made again,
+// "--name value" flags, the checksum they print,
 // simcuda's test kernels, found after device 0's primary context is made current, and a relay
 // that makes a program's calls on several threads in turn.
 #pragma once
@@ -25,6 +26,19 @@ inline void check(CUresult r, const char* what) {
   if (r == CUDA_SUCCESS) return;
   std::fprintf(stderr, "%s: %s failed (%d)\n", program_name, what, static_cast<int>(r));
   std::exit(1);
+}
+
+// Runs `allocate` until it answers something other than out of memory, at most 1000 times, as a
+// program that waits for memory would (SIMCUDA_OOM_RATE refuses requests); counts the refusals.
+inline int out_of_memory_answers = 0;
+template <typename Allocate>
+CUresult retrying(Allocate allocate) {
+  CUresult r = allocate();
+  for (int tries = 1; r == CUDA_ERROR_OUT_OF_MEMORY && tries < 1000; ++tries) {
+    ++out_of_memory_answers;
+    r = allocate();
+  }
+  return r;
 }
 
 inline long flag(int argc, char** argv, const char* name, long fallback) {

@@ -128,8 +128,8 @@ void Controller::State::make_pool() {
           return;
         }
         if (!pool_warned)
-          warn(std::string("no planned pool: ") + e.what() + ", at " + std::to_string(kArenaAttempts) +
-               " iteration starts");
+          warn(std::string("no planned pool: ") + e.what() + ", at " +
+               std::to_string(kArenaAttempts) + " iteration starts");
         pool_warned = true;
         return;
       }

@@ -255,7 +255,8 @@ TEST(OptimizeEndToEnd, AGivenPlanHoldsThroughRefusedAllocations) {
   ASSERT_EQ(off.exit_code, 0) << off.err;
   int hits = 0;
   for (const std::string seed : {"2", "8", "17"}) {
-    const ProgramRun refusing = box.plain(steps_program(), kStepArgs, {"SIMCUDA_OOM_RATE=0.4:" + seed});
+    const ProgramRun refusing =
+        box.plain(steps_program(), kStepArgs, {"SIMCUDA_OOM_RATE=0.4:" + seed});
     ASSERT_EQ(refusing.exit_code, 0) << refusing.err;
     ASSERT_EQ(refusing.checksum(), off.checksum());
     const ProgramRun on = box.tidepool({"--plan", path.string()}, steps_program(), kStepArgs,

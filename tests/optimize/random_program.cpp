@@ -104,7 +104,8 @@ struct Program {
     switch (op.kind) {
       case Kind::alloc:
         elements[op.slot] = op.elements;
-        check(test_program::retrying([&] { return cuMemAlloc(&buffer[op.slot], op.elements * sizeof(float)); }),
+        check(test_program::retrying(
+                  [&] { return cuMemAlloc(&buffer[op.slot], op.elements * sizeof(float)); }),
               "cuMemAlloc");
         break;
       case Kind::alloc_async:
@@ -165,7 +166,8 @@ int main(int argc, char** argv) {
   p.host.resize(3u << 18);
   for (int s = 0; s < kPersistent; ++s) {
     p.elements[s] = 1u << 19;
-    check(test_program::retrying([&] { return cuMemAlloc(&p.buffer[s], p.elements[s] * sizeof(float)); }),
+    check(test_program::retrying(
+              [&] { return cuMemAlloc(&p.buffer[s], p.elements[s] * sizeof(float)); }),
           "persistent");
     test_program::fill(p.k, nullptr, p.buffer[s], static_cast<float>(s + 1), p.elements[s]);
   }

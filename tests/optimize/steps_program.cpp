@@ -28,10 +28,10 @@
 
 namespace {
 
-using test_program::check;
-using test_program::flag;
 using test_program::axpy;
+using test_program::check;
 using test_program::fill;
+using test_program::flag;
 using test_program::Relay;
 using test_program::retrying;
 

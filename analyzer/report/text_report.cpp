@@ -144,9 +144,8 @@ void process(Out& out, const ProcessReport& p) {
   if (p.synthetic) out.line("synthetic trace (%s): not a recording of a real program", c(p.source));
   if (p.truncated) {
     out.line(
-        "warning: the trace is truncated (the program was killed, or its disk was full?); read up "
-        "to its last "
-        "whole record");
+        "warning: the trace is truncated (the program was killed, or its disk was full?); read up to "
+        "its last whole record");
   }
   out.line("duration: %s", c(human_duration(p.duration_ns)));
   if (p.peak_requested_bytes > 0) {

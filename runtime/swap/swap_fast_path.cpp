@@ -55,8 +55,10 @@ SwapSpace::Impl::FastPath SwapSpace::Impl::try_fast_path(std::span<const CUdevic
     }
     if (!buffer->users.known(stream)) return FastPath::slow;
     buffer->last_use.store(++use_clock, std::memory_order_relaxed);
-    if (std::find(only_read.begin(), only_read.end(), address) == only_read.end())
-      buffer->host_current.store(false);
+    // Written only when it changes: the line stays shared between the threads that launch.
+    if (buffer->host_current.load(std::memory_order_relaxed) &&
+        std::find(only_read.begin(), only_read.end(), address) == only_read.end())
+      buffer->host_current.store(false, std::memory_order_release);
   }
   return FastPath::resident;
 }

@@ -247,9 +247,7 @@ void SwapSpace::forget_stream(CUstream stream) {
   const std::lock_guard lock(s.mutex);
   for (auto& [address, buffer] : s.buffers) {
     if (!buffer->users.contains(stream)) continue;
-    CUevent fence = s.events.take();
-    if (fence != nullptr && s.api.event_record(fence, stream) == CUDA_SUCCESS) buffer->fences.push_back(fence);
-    else s.events.give(fence);
+    s.fence_user(*buffer, stream);
     buffer->users.erase(stream);
   }
 }

@@ -58,6 +58,9 @@ struct SwapSpace::Impl {
   // Ordering against the streams that used a buffer.
   CUresult order_copy_stream_after_users(SwapBuffer& buffer);
   CUresult wait_for_users(SwapBuffer& buffer);
+  // A fence on `user` after its work so far, which the buffer's memory waits for before it leaves;
+  // the driver refusing one, the host waits for that work now.
+  void fence_user(SwapBuffer& buffer, CUstream user);
   void forget_users(SwapBuffer& buffer);
 
   // The lock-free fast path of ensure_resident (called without the lock; publish_index with it).

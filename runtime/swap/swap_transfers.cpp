@@ -16,12 +16,18 @@ CUresult SwapSpace::Impl::order_copy_stream_after_users(SwapBuffer& buffer) {
   return CUDA_SUCCESS;
 }
 
-void SwapSpace::Impl::forget_users(SwapBuffer& buffer) {
-  for (CUstream user : buffer.users.all()) {
-    CUevent fence = events.take();
-    if (fence != nullptr && api.event_record(fence, user) == CUDA_SUCCESS) buffer.fences.push_back(fence);
-    else events.give(fence);
+void SwapSpace::Impl::fence_user(SwapBuffer& buffer, CUstream user) {
+  CUevent fence = events.take();
+  if (fence != nullptr && api.event_record(fence, user) == CUDA_SUCCESS) {
+    buffer.fences.push_back(fence);
+    return;
   }
+  events.give(fence);
+  api.stream_synchronize(user);  // no fence to wait on later: its work is waited for now
+}
+
+void SwapSpace::Impl::forget_users(SwapBuffer& buffer) {
+  for (CUstream user : buffer.users.all()) fence_user(buffer, user);
   buffer.users.clear();
 }
 

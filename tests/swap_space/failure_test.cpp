@@ -1,6 +1,8 @@
 // Driver errors in the middle of a swap never lose data: the table's functions are replaced by ones
 // that fail on demand, and the buffer stays resident (or out, with its host copy) and correct.
 #include <atomic>
+#include <chrono>
+#include <thread>
 
 #include "tests/swap_space/swap_space_fixture.h"
 
@@ -21,6 +23,9 @@ CUresult failing_unmap(CUdeviceptr address, size_t size) {
 }
 CUresult failing_htod_async(CUdeviceptr address, const void* host, size_t bytes, CUstream stream) {
   return g_fail ? CUDA_ERROR_LAUNCH_FAILED : simcuda().api.memcpy_htod_async(address, host, bytes, stream);
+}
+CUresult failing_event_record(CUevent event, CUstream stream) {
+  return g_fail ? CUDA_ERROR_UNKNOWN : simcuda().api.event_record(event, stream);
 }
 // Refuses the next g_refusals requests for physical memory, as a driver short of memory for a
 // moment.
@@ -172,6 +177,38 @@ TEST_F(SwapFailureTest, WorkWaitsForMemoryTheDriverRefusesForAMoment) {
   EXPECT_EQ(space.stats().memory_waits, 7u + 3u)
       << "nothing to evict: asked again after each of three pauses";
   EXPECT_EQ(read_on(a_, address, 2 * kMiB), data);
+  EXPECT_TRUE(space.release(address));
+}
+
+// A stream the program destroys while work on a buffer is still queued on it: with no event to
+// stand in for it (the driver refuses to record one), the host waits for that work there and then,
+// so that the buffer's later swap-out still copies what the work wrote.
+TEST_F(SwapFailureTest, AForgottenStreamWithNoFenceIsWaitedFor) {
+  runtime::DriverApi broken = api();
+  broken.event_record = &failing_event_record;
+  SwapSpace space(broken, context_, 64 * kMiB);
+  auto [address, data] = allocate_filled(space, 2 * kMiB, 56);
+  ASSERT_NE(address, 0u);
+  ASSERT_CU(space.ensure_resident(address, a_));
+  hold(a_);
+  sleep_then_touch(a_, address, 2 * kMiB, 0);
+  for (uint8_t& byte : data) ++byte;
+
+  std::atomic<bool> opened{false};
+  std::thread opener([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    opened = true;
+    open_gate();
+  });
+  g_fail = true;
+  space.forget_stream(a_);
+  g_fail = false;
+  EXPECT_TRUE(opened) << "forgotten before its work had run";
+  opener.join();
+  ASSERT_TRUE(space.swap_out(address));
+  settle(space);
+  ASSERT_CU(space.ensure_resident(address, b_));
+  EXPECT_EQ(read_on(b_, address, 2 * kMiB), data);
   EXPECT_TRUE(space.release(address));
 }
 

@@ -127,7 +127,8 @@ void PlannedPool::before_work(uint32_t slot_index, CUstream stream) {
   for (const FreeMark& mark : slot.must_wait) {
     // A wait the driver will not queue is made by the host: the new occupant's work must not start
     // before the previous one's has run.
-    if (!same_stream(mark.stream, stream) && api_.stream_wait_event(stream, mark.event, 0) != CUDA_SUCCESS &&
+    if (!same_stream(mark.stream, stream) &&
+        api_.stream_wait_event(stream, mark.event, 0) != CUDA_SUCCESS &&
         api_.event_synchronize(mark.event) != CUDA_SUCCESS)
       api_.ctx_synchronize();
   }

@@ -14,7 +14,9 @@ namespace {
 
 using runtime::optimize::PlannedPool;
 
-CUresult refusing_wait(CUstream, CUevent, unsigned int) { return CUDA_ERROR_UNKNOWN; }
+CUresult refusing_wait(CUstream, CUevent, unsigned int) {
+  return CUDA_ERROR_UNKNOWN;
+}
 
 constexpr uint64_t kBytes = 4096;
 

@@ -4,8 +4,6 @@
 #include "runtime/optimize/planned_pool.h"
 
 #include <atomic>
-#include <chrono>
-#include <thread>
 
 #include "tests/swap_space/swap_space_fixture.h"
 
@@ -45,11 +43,7 @@ TEST_F(PlannedPoolTest, TheNextOccupantWaitsForTheLastOnesWorkWhenTheDriverWillN
   ASSERT_EQ(pool.serve(0, kBytes, &reason), first) << reason;
 
   std::atomic<bool> opened{false};
-  std::thread opener([&] {
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    opened = true;
-    open_gate();
-  });
+  std::thread opener = open_gate_later(opened);
   pool.before_work(0, b_);
   EXPECT_TRUE(opened) << "the new occupant's work could start before the old one's had run";
   opener.join();

@@ -1,8 +1,6 @@
 // Driver errors in the middle of a swap never lose data: the table's functions are replaced by ones
 // that fail on demand, and the buffer stays resident (or out, with its host copy) and correct.
 #include <atomic>
-#include <chrono>
-#include <thread>
 
 #include "tests/swap_space/swap_space_fixture.h"
 
@@ -195,11 +193,7 @@ TEST_F(SwapFailureTest, AForgottenStreamWithNoFenceIsWaitedFor) {
   for (uint8_t& byte : data) ++byte;
 
   std::atomic<bool> opened{false};
-  std::thread opener([&] {
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    opened = true;
-    open_gate();
-  });
+  std::thread opener = open_gate_later(opened);
   g_fail = true;
   space.forget_stream(a_);
   g_fail = false;

@@ -2,6 +2,7 @@
 #include "tests/swap_space/swap_space_fixture.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstring>
 #include <random>
 
@@ -103,6 +104,14 @@ void SwapSpaceTest::hold(CUstream stream) {
 }
 
 void SwapSpaceTest::open_gate() { *gate_ = 1; }
+
+std::thread SwapSpaceTest::open_gate_later(std::atomic<bool>& opened) {
+  return std::thread([this, &opened] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    opened = true;
+    open_gate();
+  });
+}
 
 void SwapSpaceTest::sleep_then_touch(CUstream stream, CUdeviceptr address, uint64_t bytes, unsigned microseconds) {
   const SimcudaDriver& d = simcuda();

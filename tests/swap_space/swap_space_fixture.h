@@ -4,7 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <cstdint>
+#include <thread>
 #include <vector>
 
 #include "runtime/swap/swap_space.h"
@@ -43,6 +45,9 @@ class SwapSpaceTest : public ::testing::Test {
   // Holds `stream` (its later work waits) until open_gate(): orderings that must not depend on timing.
   void hold(CUstream stream);
   void open_gate();
+  // Opens the gate from another thread after 50 ms, setting `opened` just before: a call that must
+  // wait on the host for held work returns with `opened` set. Join the thread after the call.
+  std::thread open_gate_later(std::atomic<bool>& opened);
   // Queues simcuda_test_sleep (real time) and simcuda_test_touch (adds 1 to every byte) on `stream`.
   void sleep_then_touch(CUstream stream, CUdeviceptr address, uint64_t bytes, unsigned microseconds);
 

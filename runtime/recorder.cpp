@@ -363,7 +363,7 @@ Recorder* Recorder::get(int (*driver_version)()) {
   const Settings& s = settings();
   if (s.disabled) return nullptr;
   const trace::Header header = make_header(s, driver_version != nullptr ? driver_version() : 0);
-  const std::string path = s.output_dir + "/" + trace_file_name(header);
+  const std::string path = trace_file_path(s, header);
   const int fd = open_trace_file(path, s.overwrite);
   if (fd < 0) return nullptr;
   auto impl = std::make_unique<RecorderImpl>(fd, path);

@@ -75,6 +75,10 @@ std::string trace_file_name(const trace::Header& header) {
   return name.append(".tpt");
 }
 
+std::string trace_file_path(const Settings& settings, const trace::Header& header) {
+  return settings.output_dir + "/" + trace_file_name(header);
+}
+
 int open_trace_file(const std::string& path, bool overwrite) {
   const int mode = O_WRONLY | O_CREAT | O_CLOEXEC | (overwrite ? O_TRUNC : O_EXCL);
   const int fd = open(path.c_str(), mode, 0644);

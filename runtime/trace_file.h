@@ -14,9 +14,11 @@ trace::Header make_header(const Settings& settings, int driver_version);
 
 // The file name (without directory) for a header.
 std::string trace_file_name(const trace::Header& header);
+// Where this process's trace goes: the output directory and trace_file_name.
+std::string trace_file_path(const Settings& settings, const trace::Header& header);
 
-// Opens the trace file at `path` (the output directory and trace_file_name), exclusively unless
-// `overwrite`; returns the descriptor, or -1 after printing one line saying why.
+// Opens the trace file at `path` (trace_file_path), exclusively unless `overwrite`; returns the
+// descriptor, or -1 after printing one line saying why.
 int open_trace_file(const std::string& path, bool overwrite);
 
 }  // namespace tidepool::runtime

@@ -46,8 +46,7 @@ Controller* Controller::get(void* (*lookup)(const char* symbol),
       return nullptr;
     }
     auto* controller = new Controller;
-    const std::string path = s.output_dir + "/" + trace_file_name(make_header(s, 0));
-    controller->state_ = new State(api, capturing, path);
+    controller->state_ = new State(api, capturing, trace_file_path(s, make_header(s, 0)));
     g_state = controller->state_;
     std::atexit([] {
       g_state->join_planner();
@@ -260,8 +259,10 @@ CUresult Controller::before_work(const Work& work) {
     if (it == s.by_id.end()) continue;
     const ManagedAllocation& m = it->second;
     if (m.source == Source::arena) m.pool->before_work(m.slot, work.stream);
-    if (m.source == Source::swap_space) needed.push_back(m.base);
-    if (m.source == Source::swap_space && id == work.only_read) only_read = m.base;
+    if (m.source == Source::swap_space) {
+      needed.push_back(m.base);
+      if (id == work.only_read) only_read = m.base;
+    }
   }
   if (!work.decoded && s.swap_space != nullptr) {
     // Whatever it touches is unknown: everything must be there.

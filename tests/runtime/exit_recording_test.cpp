@@ -6,21 +6,17 @@
 #include <string>
 
 #include "analyzer/trace/reader.h"
+#include "tests/runtime/exit_recording_run.h"
 #include "tests/support/files.h"
-#include "tests/support/subprocess.h"
 
 namespace tidepool::runtime {
 namespace {
 
 TEST(ExitRecording, RecordsFromExitHandlersAfterThreadLocalsAreGone) {
   test_support::TempDir dir("tidepool-exit-recording");
-  const auto env = test_support::child_environment(
-      {"TIDEPOOL_"}, {"TIDEPOOL_OUTPUT_DIR=" + dir.path().string(), "TIDEPOOL_FORCE=1"});
-  const test_support::ProcessOutput run = test_support::run_process({TIDEPOOL_EXIT_RECORDING_PROGRAM}, env, dir.path());
+  const test_support::ProcessOutput run = run_exit_recording_program(dir.path(), dir.path());
   ASSERT_EQ(run.exit_code, 0) << run.err;
-  std::filesystem::path trace_path;
-  for (const auto& entry : std::filesystem::directory_iterator(dir.path()))
-    if (entry.path().extension() == ".tpt") trace_path = entry.path();
+  const std::filesystem::path trace_path = trace_in(dir.path());
   ASSERT_FALSE(trace_path.empty());
   const trace::Trace t = trace::read_trace(trace_path);
   std::map<std::string, int> marks;

@@ -10,8 +10,8 @@
 #include <string>
 
 #include "analyzer/trace/reader.h"
+#include "tests/runtime/exit_recording_run.h"
 #include "tests/support/files.h"
-#include "tests/support/subprocess.h"
 
 namespace tidepool::runtime {
 namespace {
@@ -43,13 +43,6 @@ class SmallDisk {
   std::string error_;
 };
 
-// The program, recording into `disk`; its output is kept outside it.
-test_support::ProcessOutput record_into(const fs::path& disk, const fs::path& scratch) {
-  const auto env = test_support::child_environment(
-      {"TIDEPOOL_"}, {"TIDEPOOL_OUTPUT_DIR=" + disk.string(), "TIDEPOOL_FORCE=1"});
-  return test_support::run_process({TIDEPOOL_EXIT_RECORDING_PROGRAM}, env, scratch);
-}
-
 int lines_with(const std::string& text, const std::string& part) {
   int count = 0;
   for (size_t at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) ++count;
@@ -60,16 +53,15 @@ TEST(FullDisk, EndsTheTraceWithOneLineAndTheProgramRunsOn) {
   test_support::TempDir dir("tidepool-full-disk");
   const SmallDisk disk(dir.path() / "disk", "16k");
   if (!disk.mounted()) GTEST_SKIP() << "cannot mount a tmpfs here: " << disk.error();
-  const test_support::ProcessOutput run = record_into(dir.path() / "disk", dir.path());
+  const test_support::ProcessOutput run =
+      run_exit_recording_program(dir.path() / "disk", dir.path());
   EXPECT_EQ(run.exit_code, 0) << run.err;
   EXPECT_EQ(lines_with(run.err, "tidepool: "), 1) << run.err;
   EXPECT_EQ(
       lines_with(run.err, ": No space left on device; the trace ends here, the program runs on\n"),
       1)
       << run.err;
-  fs::path trace_path;
-  for (const auto& entry : fs::directory_iterator(dir.path() / "disk"))
-    if (entry.path().extension() == ".tpt") trace_path = entry.path();
+  const fs::path trace_path = trace_in(dir.path() / "disk");
   ASSERT_FALSE(trace_path.empty());
   const trace::Trace t = trace::read_trace(trace_path);
   EXPECT_FALSE(t.events.empty()) << "what was written before the disk filled is read";
@@ -80,13 +72,13 @@ TEST(FullDisk, TooFullForTheFirstChunkLeavesNoTraceFile) {
   const SmallDisk disk(dir.path() / "disk", "4k");
   if (!disk.mounted()) GTEST_SKIP() << "cannot mount a tmpfs here: " << disk.error();
   std::ofstream(dir.path() / "disk" / "filler") << std::string(4096, 'x');
-  const test_support::ProcessOutput run = record_into(dir.path() / "disk", dir.path());
+  const test_support::ProcessOutput run =
+      run_exit_recording_program(dir.path() / "disk", dir.path());
   EXPECT_EQ(run.exit_code, 2) << "the program's own answer when it finds no recorder: " << run.err;
   EXPECT_EQ(lines_with(run.err, "tidepool: "), 1) << run.err;
   EXPECT_EQ(lines_with(run.err, ": No space left on device; not tracing this process\n"), 1)
       << run.err;
-  for (const auto& entry : fs::directory_iterator(dir.path() / "disk"))
-    EXPECT_NE(entry.path().extension(), ".tpt") << entry.path();
+  EXPECT_EQ(trace_in(dir.path() / "disk"), fs::path()) << "no trace file";
 }
 
 }  // namespace

@@ -20,7 +20,7 @@ Controller::State* g_state = nullptr;  // for the planner's join at exit
 struct PendingWork {
   bool trusted = false;
   uint64_t ordinal = 0;
-  const Enforcement* plan = nullptr;
+  uint64_t plan_generation = 0;  // what the ordinal was counted under
 };
 thread_local PendingWork t_pending;
 
@@ -66,9 +66,11 @@ CUresult Controller::allocate(const AllocRequest& request, CUdeviceptr* address,
   s.poll_planning();
   const bool ours = s.in_our_context(request.context) && !request.captured;
   IterationCursor::Step step;
+  Controller::State::PlanMark counted_under{};
   if (!request.captured) {
     outcome.counted = true;
     step = s.count_allocation(request.bytes);
+    counted_under = s.plan_mark();
     outcome.in_iteration = step.trusted;
     outcome.ordinal = step.ordinal;
   }
@@ -110,7 +112,7 @@ CUresult Controller::allocate(const AllocRequest& request, CUdeviceptr* address,
       }
       s.drain_swap_events();
       if (r == CUDA_SUCCESS) outcome.source = Source::swap_space;
-      if (r == CUDA_ERROR_OUT_OF_MEMORY && outcome.counted) s.note_refused(request.bytes, step);
+      if (r == CUDA_ERROR_OUT_OF_MEMORY && outcome.counted) s.note_refused(request.bytes, step, counted_under);
       if (r == CUDA_SUCCESS || r == CUDA_ERROR_OUT_OF_MEMORY) return r;
       outcome.fallback_reason = "the swap space failed; plain driver";
     }
@@ -127,7 +129,7 @@ CUresult Controller::allocate(const AllocRequest& request, CUdeviceptr* address,
   }
   if (r != CUDA_SUCCESS && outcome.counted) {
     lock.lock();
-    s.note_refused(request.bytes, step);
+    s.note_refused(request.bytes, step, counted_under);
   }
   return r;
 }
@@ -236,7 +238,7 @@ CUresult Controller::before_work(const Work& work) {
   s.use_stream(work.stream);
   const IterationCursor::Step step = work.launch ? s.count(State::Counted::launch, 0, work.kernel)
                                                  : s.count(State::Counted::transfer);
-  if (step.trusted && s.plan != nullptr) t_pending = {true, step.ordinal, s.plan.get()};
+  if (step.trusted && s.plan != nullptr) t_pending = {true, step.ordinal, s.plan_generation};
   if (step.trusted && s.plan != nullptr && s.plan->swaps) {
     // The memory the plan's swap-outs give back is waited for where it is needed, at each mapping
     // (make_room), not at the plan's release points: the device overlaps those copies with work
@@ -284,7 +286,7 @@ void Controller::after_work(bool issued) {
   const std::lock_guard lock(s.mutex);
   const PendingWork pending = t_pending;
   t_pending = {};
-  if (issued && pending.trusted && s.plan != nullptr && pending.plan == s.plan.get() &&
+  if (issued && pending.trusted && s.plan != nullptr && pending.plan_generation == s.plan_generation &&
       s.plan->swaps) {
     for (const plan::SwapOperation* op : s.plan->swaps->outs_after(pending.ordinal)) {
       if (ManagedAllocation* m = s.buffer(op->buffer))

@@ -14,7 +14,7 @@ constexpr double kMissRateToStray = 0.25;  // pool misses per planned slot in on
 }  // namespace
 
 IterationCursor::Step Controller::State::count_allocation(uint64_t bytes) {
-  if (refused && refused->plan == plan.get() && refused->bytes == bytes) {
+  if (refused && refused->plan_generation == plan_generation && refused->bytes == bytes) {
     const IterationCursor::Step step = refused->step;
     refused.reset();
     return step;
@@ -22,18 +22,29 @@ IterationCursor::Step Controller::State::count_allocation(uint64_t bytes) {
   return count(Counted::alloc, bytes);
 }
 
-void Controller::State::note_refused(uint64_t bytes, const IterationCursor::Step& step) {
-  refused = RefusedAllocation{plan.get(), bytes, step};
+void Controller::State::note_refused(uint64_t bytes, const IterationCursor::Step& step,
+                                     PlanMark counted_under) {
+  if (counted_under.generation == plan_generation) {
+    if (plan != nullptr) {
+      refused = RefusedAllocation{plan_generation, bytes, step};
+    } else {
+      --events;  // recording: the trace will not hold it
+    }
+    return;
+  }
+  // Another thread armed or left a plan while the driver answered: the step belongs to a plan no
+  // longer in force. A plan armed over a refusal counted while recording placed its next boundary
+  // one event too early; it moves back while the plan still waits for it (else the iteration
+  // differs from the plan and the runtime falls back).
+  if (counted_under.recording && plan != nullptr && counted_under.generation + 1 == plan_generation) {
+    --events;
+    plan->cursor.delay_start(1);
+  }
 }
 
 IterationCursor::Step Controller::State::count(Counted kind, uint64_t bytes,
                                                std::string_view kernel) {
-  if (kind != Counted::free && refused) {
-    // Not made again: while recording, a refusal is no event (no plan counted it); under a plan,
-    // it stays one.
-    if (refused->plan == nullptr && plan == nullptr) --events;
-    refused.reset();
-  }
+  if (kind != Counted::free) refused.reset();  // not made again: the refusal stays an event
   ++events;
   if (plan == nullptr) {
     if (!gave_up && (request_pool || request_swap) && events - events_at_cut >= next_attempt &&
@@ -139,7 +150,7 @@ void Controller::State::make_pool() {
 
 void Controller::State::return_to_recording(std::string_view reason, bool inside_event) {
   retire(std::move(plan->pool));
-  plan.reset();
+  set_plan(nullptr);
   trace::Event event{0, 0, 0, trace::ReturnToRecording{intern(reason)}};
   if (Recorder* rec = Recorder::get()) rec->record(event);
   cut_seq = event.seq;
@@ -164,7 +175,7 @@ void Controller::State::return_to_recording(std::string_view reason, bool inside
 void Controller::State::give_up(std::string_view warning) {
   warn(warning);
   if (plan != nullptr) retire(std::move(plan->pool));
-  plan.reset();
+  set_plan(nullptr);
   gave_up = true;
 }
 
@@ -192,7 +203,7 @@ void Controller::State::arm(plan::Plan given, PlanOrigin origin,
                                      : 0;
   installed.swaps = armed->swaps ? static_cast<uint32_t>(p.swap->operations.size()) : 0;
   record_decision(installed);
-  plan = std::move(armed);
+  set_plan(std::move(armed));
 }
 
 }  // namespace tidepool::runtime::optimize

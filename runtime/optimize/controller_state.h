@@ -80,7 +80,15 @@ class Controller::State {
   IterationCursor::Step count(Counted kind, uint64_t bytes = 0, std::string_view kernel = {});
   // An allocation's event: a new one, or the step of the refused allocation it makes again.
   IterationCursor::Step count_allocation(uint64_t bytes);
-  void note_refused(uint64_t bytes, const IterationCursor::Step& step);
+  // What was in force when an event was counted, for a caller that lets the lock go before it
+  // uses the step (a plan may be left, and another armed at the same address, meanwhile).
+  struct PlanMark {
+    uint64_t generation;
+    bool recording;
+  };
+  PlanMark plan_mark() const { return {plan_generation, plan == nullptr}; }
+  // The driver refused an allocation counted as `step` under `counted_under`.
+  void note_refused(uint64_t bytes, const IterationCursor::Step& step, PlanMark counted_under);
   void after_boundary(const IterationCursor::Step& step, bool inside_event);
   void return_to_recording(std::string_view reason, bool inside_event);
   void give_up(std::string_view warning);
@@ -121,14 +129,14 @@ class Controller::State {
   std::unique_ptr<SwapSpace> swap_space;
   uint64_t granularity = 0;
 
-  uint64_t events = 0;  // events of the stream counted since the start
-  // The last counted allocation, if the driver refused it. The trace holds only allocations that
-  // succeeded, so the program's next allocation of the same size, with only frees between (a
-  // caching allocator gives memory back, then asks again), is the same event: it takes this step.
-  // Any other work first, and the refusal stays an event of its own (the plan in force, if any,
-  // then sees its iteration differ, and the runtime falls back).
+  uint64_t events = 0;  // events of the stream counted since the start (the trace's, in step)
+  // The last allocation counted under the plan in force, if the driver refused it. The trace holds
+  // only allocations that succeeded, so the program's next allocation of the same size, with only
+  // frees between (a caching allocator gives memory back, then asks again), is the same event: it
+  // takes this step. Any other work first, and the refusal stays an event of its own (the plan then
+  // sees its iteration differ, and the runtime falls back). While recording, a refusal is no event.
   struct RefusedAllocation {
-    const Enforcement* plan;
+    uint64_t plan_generation;
     uint64_t bytes;
     IterationCursor::Step step;
   };
@@ -175,7 +183,12 @@ class Controller::State {
   uint64_t driver_bytes = 0;  // live counted allocations the driver served
   StreamOrder streams;  // the streams the program's work has used
 
-  std::unique_ptr<Enforcement> plan;
+  std::unique_ptr<Enforcement> plan;  // changed only by set_plan
+  uint64_t plan_generation = 0;       // plans armed and left so far
+  void set_plan(std::unique_ptr<Enforcement> next) {
+    plan = std::move(next);
+    ++plan_generation;
+  }
   std::vector<std::unique_ptr<PlannedPool>> retired_pools;  // still holding live slots
   bool request_pool = false;
   bool request_swap = false;

@@ -15,6 +15,10 @@ void IterationCursor::start_after(uint64_t events) {
   begin_next_ = false;
 }
 
+void IterationCursor::delay_start(uint64_t events) {
+  if (mode_ == Mode::waiting) countdown_ += events;
+}
+
 IterationCursor::Step IterationCursor::on_alloc(uint64_t bytes) {
   return feed(Kind::alloc, bytes, {});
 }

@@ -35,6 +35,8 @@ class IterationCursor {
 
   // The next iteration starts after `events` more events (0: with the next one).
   void start_after(uint64_t events);
+  // The next iteration starts `events` later than start_after said, if it has not started yet.
+  void delay_start(uint64_t events);
 
   struct Step {
     bool trusted = false;          // inside an iteration whose ordinals can be used

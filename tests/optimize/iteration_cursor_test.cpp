@@ -52,6 +52,24 @@ TEST(IterationCursor, KnownStartIsTrustedAndNumbered) {
   EXPECT_TRUE(*next[5].finished);
 }
 
+// A known start moved one event later (a plan armed while a refused allocation, no event of the
+// trace, was counted): the iteration starts one event later; once it has started, nothing moves.
+TEST(IterationCursor, KnownStartDelayedWhileWaiting) {
+  IterationCursor c(described(plan::BoundaryKind::period, ""), fingerprint(), 0);
+  c.start_after(1);
+  c.delay_start(1);
+  EXPECT_FALSE(c.on_transfer().started);
+  EXPECT_FALSE(c.on_free().started);
+  const auto steps = iteration(c);
+  EXPECT_TRUE(steps[0].started);
+  EXPECT_TRUE(steps[0].trusted);
+  c.delay_start(1);
+  const auto next = iteration(c);
+  EXPECT_TRUE(*steps[5].finished);
+  EXPECT_TRUE(next[0].started);
+  EXPECT_TRUE(*next[5].finished);
+}
+
 TEST(IterationCursor, AnchorIsTrustedOnceWhollyMatched) {
   IterationCursor c(described(plan::BoundaryKind::period, ""), fingerprint(), 0);
   EXPECT_FALSE(c.on_alloc(8).started);  // not the anchor's start

@@ -242,11 +242,11 @@ void expect_hand_plan_serves_every_step(const Sandbox& box, const std::vector<st
   EXPECT_EQ(decisions.count(RecordTag::pool_miss), 0);
 }
 
-// The hand-written plan on a driver that refuses 40% of the requests for memory: the steps program
-// makes a refused allocation again, and that is one event, as in the trace, so the plan stays in
-// step (before, each refusal counted as an allocation of its own, and the plan was given up as not
-// matching); an arena the driver refuses is asked for again at the next iteration starts. With
-// these seeds the arena comes one or two iterations late, and then serves every step.
+// The hand-written plan on a driver that refuses 40% of the requests for memory: an arena the driver
+// refuses is asked for again at the next iteration starts. With these seeds the arena comes one or
+// two iterations late, and then serves every step. (The program's own allocations reach the driver
+// only before the arena comes, while the plan is not yet in step: the next test is the one where a
+// refused allocation made again matters.)
 TEST(OptimizeEndToEnd, AGivenPlanHoldsThroughRefusedAllocations) {
   Sandbox box;
   const auto path = box.dir() / "hand.json";
@@ -270,6 +270,37 @@ TEST(OptimizeEndToEnd, AGivenPlanHoldsThroughRefusedAllocations) {
     hits += decisions.count(RecordTag::pool_hit);
   }
   EXPECT_LT(hits, 3 * 3 * 24) << "an arena came late";
+}
+
+// The hand-written plan with an arena larger than the device, so that every allocation of every
+// iteration goes to the driver, which refuses 40% of them; the steps program makes each refused
+// allocation again. That is one event, as in the trace: every iteration matches the plan and the
+// runtime never falls back. Counted as two, each iteration with a refusal would differ from the
+// plan, and after two in a row the runtime would go back to recording.
+TEST(OptimizeEndToEnd, ARefusedAllocationMadeAgainIsOneEventOfThePlan) {
+  Sandbox box;
+  const auto path = box.dir() / "no-arena.json";
+  plan::Plan p = hand_written_plan(kElements);
+  p.pool->arena_bytes = uint64_t{32} << 30;  // simcuda's device holds 16 GiB
+  plan::write_plan(p, path);
+  const ProgramRun off = box.plain(steps_program(), kStepArgs);
+  ASSERT_EQ(off.exit_code, 0) << off.err;
+  const std::string stats_file = (box.dir() / "stats.json").string();
+  uint64_t refused = 0;
+  for (const std::string seed : {"2", "8"}) {
+    const ProgramRun on = box.tidepool({"--plan", path.string()}, steps_program(), kStepArgs,
+                                       {"SIMCUDA_OOM_RATE=0.4:" + seed, "SIMCUDA_STATS=" + stats_file});
+    ASSERT_EQ(on.exit_code, 0) << "seed " << seed << ": " << on.err;
+    EXPECT_EQ(on.checksum(), off.checksum()) << "seed " << seed;
+    EXPECT_NE(on.err.find("no planned pool"), std::string::npos) << on.err;
+    const auto decisions = box.newest_decisions();
+    EXPECT_EQ(decisions.count(RecordTag::plan_installed), 1) << "seed " << seed << ": " << on.err;
+    EXPECT_EQ(decisions.count(RecordTag::return_to_recording), 0) << "seed " << seed << ": " << on.err;
+    const auto stats = nlohmann::json::parse(tidepool::test_support::read_file(stats_file), nullptr, false);
+    ASSERT_TRUE(stats.is_object()) << stats_file;
+    refused += stats.value("injected_out_of_memory", uint64_t{0});
+  }
+  EXPECT_GT(refused, 20) << "the program's allocations were refused";
 }
 
 TEST(OptimizeEndToEnd, HandWrittenPlanIsEnforced) {

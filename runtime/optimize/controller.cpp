@@ -112,7 +112,8 @@ CUresult Controller::allocate(const AllocRequest& request, CUdeviceptr* address,
       }
       s.drain_swap_events();
       if (r == CUDA_SUCCESS) outcome.source = Source::swap_space;
-      if (r == CUDA_ERROR_OUT_OF_MEMORY && outcome.counted) s.note_refused(request.bytes, step, counted_under);
+      if (r == CUDA_ERROR_OUT_OF_MEMORY && outcome.counted)
+        s.note_refused(request.bytes, step, counted_under);
       if (r == CUDA_SUCCESS || r == CUDA_ERROR_OUT_OF_MEMORY) return r;
       outcome.fallback_reason = "the swap space failed; plain driver";
     }
@@ -286,8 +287,8 @@ void Controller::after_work(bool issued) {
   const std::lock_guard lock(s.mutex);
   const PendingWork pending = t_pending;
   t_pending = {};
-  if (issued && pending.trusted && s.plan != nullptr && pending.plan_generation == s.plan_generation &&
-      s.plan->swaps) {
+  if (issued && pending.trusted && s.plan != nullptr &&
+      pending.plan_generation == s.plan_generation && s.plan->swaps) {
     for (const plan::SwapOperation* op : s.plan->swaps->outs_after(pending.ordinal)) {
       if (ManagedAllocation* m = s.buffer(op->buffer))
         s.swap_space->swap_out(m->base, op->copy_out);

@@ -36,7 +36,8 @@ void Controller::State::note_refused(uint64_t bytes, const IterationCursor::Step
   // longer in force. A plan armed over a refusal counted while recording placed its next boundary
   // one event too early; it moves back while the plan still waits for it (else the iteration
   // differs from the plan and the runtime falls back).
-  if (counted_under.recording && plan != nullptr && counted_under.generation + 1 == plan_generation) {
+  if (counted_under.recording && plan != nullptr &&
+      counted_under.generation + 1 == plan_generation) {
     --events;
     plan->cursor.delay_start(1);
   }

@@ -242,11 +242,11 @@ void expect_hand_plan_serves_every_step(const Sandbox& box, const std::vector<st
   EXPECT_EQ(decisions.count(RecordTag::pool_miss), 0);
 }
 
-// The hand-written plan on a driver that refuses 40% of the requests for memory: an arena the driver
-// refuses is asked for again at the next iteration starts. With these seeds the arena comes one or
-// two iterations late, and then serves every step. (The program's own allocations reach the driver
-// only before the arena comes, while the plan is not yet in step: the next test is the one where a
-// refused allocation made again matters.)
+// The hand-written plan on a driver that refuses 40% of the requests for memory: an arena the
+// driver refuses is asked for again at the next iteration starts. With these seeds the arena comes
+// one or two iterations late, and then serves every step. (The program's own allocations reach the
+// driver only before the arena comes, while the plan is not yet in step: the next test is the one
+// where a refused allocation made again matters.)
 TEST(OptimizeEndToEnd, AGivenPlanHoldsThroughRefusedAllocations) {
   Sandbox box;
   const auto path = box.dir() / "hand.json";
@@ -288,15 +288,18 @@ TEST(OptimizeEndToEnd, ARefusedAllocationMadeAgainIsOneEventOfThePlan) {
   const std::string stats_file = (box.dir() / "stats.json").string();
   uint64_t refused = 0;
   for (const std::string seed : {"2", "8"}) {
-    const ProgramRun on = box.tidepool({"--plan", path.string()}, steps_program(), kStepArgs,
-                                       {"SIMCUDA_OOM_RATE=0.4:" + seed, "SIMCUDA_STATS=" + stats_file});
+    const ProgramRun on =
+        box.tidepool({"--plan", path.string()}, steps_program(), kStepArgs,
+                     {"SIMCUDA_OOM_RATE=0.4:" + seed, "SIMCUDA_STATS=" + stats_file});
     ASSERT_EQ(on.exit_code, 0) << "seed " << seed << ": " << on.err;
     EXPECT_EQ(on.checksum(), off.checksum()) << "seed " << seed;
     EXPECT_NE(on.err.find("no planned pool"), std::string::npos) << on.err;
     const auto decisions = box.newest_decisions();
     EXPECT_EQ(decisions.count(RecordTag::plan_installed), 1) << "seed " << seed << ": " << on.err;
-    EXPECT_EQ(decisions.count(RecordTag::return_to_recording), 0) << "seed " << seed << ": " << on.err;
-    const auto stats = nlohmann::json::parse(tidepool::test_support::read_file(stats_file), nullptr, false);
+    EXPECT_EQ(decisions.count(RecordTag::return_to_recording), 0)
+        << "seed " << seed << ": " << on.err;
+    const auto stats =
+        nlohmann::json::parse(tidepool::test_support::read_file(stats_file), nullptr, false);
     ASSERT_TRUE(stats.is_object()) << stats_file;
     refused += stats.value("injected_out_of_memory", uint64_t{0});
   }

@@ -73,6 +73,7 @@ CUresult Controller::allocate(const AllocRequest& request, CUdeviceptr* address,
     counted_under = s.plan_mark();
     outcome.in_iteration = step.trusted;
     outcome.ordinal = step.ordinal;
+    outcome.plan_generation = counted_under.generation;
   }
   if (ours && request.kind != trace::AllocKind::pool) {
     Recorder* const recorder = Recorder::get();  // the arena's allocations need their ids now
@@ -154,6 +155,7 @@ void Controller::allocated(uint64_t alloc_id, CUdeviceptr address, uint64_t byte
     s.swap_space->set_tag(address, alloc_id);
   }
   if (outcome.in_iteration && s.plan != nullptr &&
+      outcome.plan_generation == s.plan_generation &&
       outcome.ordinal < s.plan->iteration_allocations.size()) {
     s.plan->iteration_allocations[outcome.ordinal] = alloc_id;
   }

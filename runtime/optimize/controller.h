@@ -53,6 +53,7 @@ struct AllocOutcome {
   bool counted = false;       // part of the event stream
   bool in_iteration = false;  // trusted position in an iteration
   uint64_t ordinal = 0;       // its allocation ordinal there
+  uint64_t plan_generation = 0;  // of the plan the ordinal belongs to (plans change meanwhile)
   uint32_t slot = UINT32_MAX;
   PlannedPool* pool = nullptr;       // the arena that served it
   std::string_view miss_reason;      // planned for the arena but served elsewhere

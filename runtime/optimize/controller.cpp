@@ -154,8 +154,7 @@ void Controller::allocated(uint64_t alloc_id, CUdeviceptr address, uint64_t byte
     s.swap_ids[address] = alloc_id;
     s.swap_space->set_tag(address, alloc_id);
   }
-  if (outcome.in_iteration && s.plan != nullptr &&
-      outcome.plan_generation == s.plan_generation &&
+  if (outcome.in_iteration && s.plan != nullptr && outcome.plan_generation == s.plan_generation &&
       outcome.ordinal < s.plan->iteration_allocations.size()) {
     s.plan->iteration_allocations[outcome.ordinal] = alloc_id;
   }

@@ -17,7 +17,7 @@ ProcessOutput run_tidepool(const std::vector<std::string>& args, const std::file
 // A command line that must be refused.
 struct Refusal {
   std::vector<std::string> args;
-  int exit_code;        // 2: a usage error; 1: the input itself
+  int exit_code;        // 2: a usage error; 1: the input itself; run: 127 and 126 as a shell
   std::string message;  // what its error line must say
 };
 

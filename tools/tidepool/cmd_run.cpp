@@ -46,23 +46,40 @@ struct RunOptions {
   std::vector<std::string> command;
 };
 
-bool executable(const fs::path& path) { return access(path.c_str(), X_OK) == 0 && !fs::is_directory(path); }
+// Why execvp could not start `path` (0: it could): ENOENT, EISDIR or EACCES.
+int unrunnable(const fs::path& path) {
+  std::error_code error;
+  const fs::file_status status = fs::status(path, error);
+  if (error || !fs::exists(status)) return ENOENT;
+  if (fs::is_directory(status)) return EISDIR;
+  return access(path.c_str(), X_OK) == 0 ? 0 : EACCES;
+}
 
-// The program as execvp would find it; throws when there is none.
+// A program execvp could not start, refused as a shell refuses it: 127 when there is none, 126
+// when there is one that cannot be run.
+[[noreturn]] void refuse_program(const std::string& program, int error) {
+  if (error == ENOENT) throw ExitCodeError("no such program: " + program, 127);
+  throw ExitCodeError("cannot run " + program + ": " + std::strerror(error), 126);
+}
+
+// The program as execvp would find it (a name without a slash is looked up in PATH).
 void require_program(const std::string& program) {
   if (program.find('/') != std::string::npos) {
-    if (!executable(program)) throw std::runtime_error("no such program: " + program);
+    if (const int error = unrunnable(program)) refuse_program(program, error);
     return;
   }
   const char* path = std::getenv("PATH");
   std::string dirs = path != nullptr ? path : "/usr/local/bin:/usr/bin:/bin";
+  int first_error = ENOENT;  // a match that cannot be run outranks none
   for (size_t start = 0; start <= dirs.size();) {
     const size_t end = std::min(dirs.find(':', start), dirs.size());
     const std::string dir = dirs.substr(start, end - start);
-    if (executable(fs::path(dir.empty() ? "." : dir) / program)) return;
+    const int error = unrunnable(fs::path(dir.empty() ? "." : dir) / program);
+    if (error == 0) return;
+    if (first_error == ENOENT) first_error = error;
     start = end + 1;
   }
-  throw std::runtime_error("no such program: " + program);
+  refuse_program(program, first_error);
 }
 
 // The framework named on the command line or imported by a Python script given to it.
@@ -168,7 +185,11 @@ int run_program(const std::vector<std::string>& command) {
   }
   signal(SIGINT, SIG_DFL);
   signal(SIGQUIT, SIG_DFL);
-  if (exec_failed) throw std::runtime_error("cannot run " + command.front() + ": " + std::strerror(exec_error));
+  // Found, but exec failed (a script whose interpreter is missing, say): 127 or 126 as from a shell.
+  if (exec_failed) {
+    throw ExitCodeError("cannot run " + command.front() + ": " + std::strerror(exec_error),
+                        exec_error == ENOENT ? 127 : 126);
+  }
   if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
   return WEXITSTATUS(status);
 }

@@ -38,6 +38,9 @@ int main(int argc, char** argv) {
   } catch (const UsageError& e) {
     std::fprintf(stderr, "tidepool: %s\n", e.what());
     return 2;
+  } catch (const ExitCodeError& e) {
+    std::fprintf(stderr, "tidepool: %s\n", e.what());
+    return e.code;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "tidepool: %s\n", e.what());
     return 1;

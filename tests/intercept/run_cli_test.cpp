@@ -1,0 +1,62 @@
+// `tidepool run`'s own exit codes: the program's, passed through (128 + the signal when it is
+// killed), and, for a program that cannot be started, a shell's: 127 when there is none, 126 when
+// it cannot be run; each refusal is one line, and nothing runs.
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "tests/support/files.h"
+#include "tests/support/tidepool_cli.h"
+
+namespace tidepool::cli {
+namespace {
+
+using test_support::ProcessOutput;
+using test_support::Refusal;
+using test_support::TempDir;
+
+class RunCommand : public ::testing::Test {
+ protected:
+  ProcessOutput tidepool(const std::vector<std::string>& args) {
+    return test_support::run_tidepool(args, dir_.path());
+  }
+  std::string path(const std::string& name) const { return (dir_.path() / name).string(); }
+  std::string write_file(const std::string& name, const std::string& text, mode_t mode) {
+    const std::string file = path(name);
+    std::ofstream(file) << text;
+    chmod(file.c_str(), mode);
+    return file;
+  }
+  TempDir dir_{"tidepool-run-cli"};
+};
+
+TEST_F(RunCommand, ExitsWithTheProgramsExitCode) {
+  const std::string out = path("traces");
+  ProcessOutput run = tidepool({"run", "--sim", "-o", out, "--", "sh", "-c", "exit 7"});
+  EXPECT_EQ(run.exit_code, 7) << run.err;
+  run = tidepool({"run", "--sim", "-o", out, "--", "sh", "-c", "kill -TERM $$"});
+  EXPECT_EQ(run.exit_code, 128 + 15) << run.err;
+}
+
+TEST_F(RunCommand, AProgramThatCannotStartIsRefusedAsAShellWould) {
+  const std::string out = path("traces");
+  const std::string not_executable = write_file("data.sh", "echo ran\n", 0644);
+  const std::string no_interpreter = write_file("script", "#!/nonexistent/sh\necho ran\n", 0755);
+  const std::vector<Refusal> refusals = {
+      {{"run", "--sim", "-o", out, "--", path("missing")}, 127, "no such program: " + path("missing")},
+      {{"run", "--sim", "-o", out, "--", "tidepool-no-such-command"}, 127,
+       "no such program: tidepool-no-such-command"},
+      {{"run", "--sim", "-o", out, "--", not_executable}, 126, "cannot run " + not_executable + ": Permission denied"},
+      {{"run", "--sim", "-o", out, "--", dir_.path().string()}, 126, ": Is a directory"},
+      {{"run", "--sim", "-o", out, "--", no_interpreter}, 127,
+       "cannot run " + no_interpreter + ": No such file or directory"},
+      {{"run", "--sim", "-o", out}, 2, "no program given"},
+  };
+  test_support::expect_refusals(refusals, dir_.path());
+}
+
+}  // namespace
+}  // namespace tidepool::cli

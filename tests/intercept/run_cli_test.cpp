@@ -46,12 +46,18 @@ TEST_F(RunCommand, AProgramThatCannotStartIsRefusedAsAShellWould) {
   const std::string not_executable = write_file("data.sh", "echo ran\n", 0644);
   const std::string no_interpreter = write_file("script", "#!/nonexistent/sh\necho ran\n", 0755);
   const std::vector<Refusal> refusals = {
-      {{"run", "--sim", "-o", out, "--", path("missing")}, 127, "no such program: " + path("missing")},
-      {{"run", "--sim", "-o", out, "--", "tidepool-no-such-command"}, 127,
+      {{"run", "--sim", "-o", out, "--", path("missing")},
+       127,
+       "no such program: " + path("missing")},
+      {{"run", "--sim", "-o", out, "--", "tidepool-no-such-command"},
+       127,
        "no such program: tidepool-no-such-command"},
-      {{"run", "--sim", "-o", out, "--", not_executable}, 126, "cannot run " + not_executable + ": Permission denied"},
+      {{"run", "--sim", "-o", out, "--", not_executable},
+       126,
+       "cannot run " + not_executable + ": Permission denied"},
       {{"run", "--sim", "-o", out, "--", dir_.path().string()}, 126, ": Is a directory"},
-      {{"run", "--sim", "-o", out, "--", no_interpreter}, 127,
+      {{"run", "--sim", "-o", out, "--", no_interpreter},
+       127,
        "cannot run " + no_interpreter + ": No such file or directory"},
       {{"run", "--sim", "-o", out}, 2, "no program given"},
   };

@@ -185,7 +185,8 @@ int run_program(const std::vector<std::string>& command) {
   }
   signal(SIGINT, SIG_DFL);
   signal(SIGQUIT, SIG_DFL);
-  // Found, but exec failed (a script whose interpreter is missing, say): 127 or 126 as from a shell.
+  // Found, but exec failed (a script whose interpreter is missing, say): 127 or 126 as from a
+  // shell.
   if (exec_failed) {
     throw ExitCodeError("cannot run " + command.front() + ": " + std::strerror(exec_error),
                         exec_error == ENOENT ? 127 : 126);

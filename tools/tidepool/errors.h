@@ -16,7 +16,8 @@ struct UsageError : std::runtime_error {
 // A failure with an exit code of its own: run's 127 (no such program) and 126 (found, but it cannot
 // be run), as a shell gives them.
 struct ExitCodeError : std::runtime_error {
-  ExitCodeError(const std::string& what, int exit_code) : std::runtime_error(what), code(exit_code) {}
+  ExitCodeError(const std::string& what, int exit_code)
+      : std::runtime_error(what), code(exit_code) {}
   int code;
 };
 

@@ -1,6 +1,7 @@
-// `tidepool run`'s own exit codes: the program's, passed through (128 + the signal when it is
-// killed), and, for a program that cannot be started, a shell's: 127 when there is none, 126 when
-// it cannot be run; each refusal is one line, and nothing runs.
+// `tidepool run` as a wrapper: the program's exit code passed through (128 + the signal when it is
+// killed); for a program that cannot be started, a shell's: 127 when there is none, 126 when it
+// cannot be run (each refusal one line, and nothing runs); and a SIGTERM sent to tidepool passed
+// on to the program, once.
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
@@ -39,6 +40,35 @@ TEST_F(RunCommand, ExitsWithTheProgramsExitCode) {
   EXPECT_EQ(run.exit_code, 7) << run.err;
   run = tidepool({"run", "--sim", "-o", out, "--", "sh", "-c", "kill -TERM $$"});
   EXPECT_EQ(run.exit_code, 128 + 15) << run.err;
+}
+
+// A program that logs each SIGTERM it gets and ends with 3 on it, and whose helper, 0.3 s in,
+// sends SIGTERM: to tidepool from another session (as a scheduler or a container runtime would),
+// to tidepool from its own process group (a script's `kill $!`), or to the whole group (as
+// `timeout` does: the program has it already). tidepool runs in a session of its own (setsid), so
+// that the last reaches no one else. The program hears of it once each time, and tidepool exits
+// with its code; before, tidepool died of the first two and the program ran on, orphaned.
+TEST_F(RunCommand, ASigtermForTidepoolReachesTheProgramOnce) {
+  const std::string program = write_file("trapper.sh", R"(#!/bin/sh
+trap 'echo TERM >> "$1"; exit 3' TERM
+case $2 in
+  outside) (sleep 0.3; setsid sh -c "kill -TERM $PPID") & ;;
+  tidepool) (sleep 0.3; kill -TERM $PPID) & ;;
+  group) (sleep 0.3; kill -TERM 0) & ;;
+esac
+i=0; while [ $i -lt 200 ]; do sleep 0.05; i=$((i+1)); done
+echo "not signalled" >> "$1"
+)",
+                                          0755);
+  for (const std::string mode : {"outside", "tidepool", "group"}) {
+    const std::string log = path(mode + ".log");
+    const ProcessOutput run = test_support::run_process(
+        {"/usr/bin/setsid", "-w", test_support::tidepool_binary(), "run", "--sim", "-o",
+         path("traces"), "--", program, log, mode},
+        test_support::tidepool_environment(), dir_.path());
+    EXPECT_EQ(run.exit_code, 3) << mode << ": " << run.err;
+    EXPECT_EQ(test_support::read_file(log), "TERM\n") << mode;
+  }
 }
 
 TEST_F(RunCommand, AProgramThatCannotStartIsRefusedAsAShellWould) {

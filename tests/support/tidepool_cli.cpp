@@ -7,10 +7,16 @@
 
 namespace tidepool::test_support {
 
+std::string tidepool_binary() { return std::string(TIDEPOOL_BINARY_DIR) + "/bin/tidepool"; }
+
+std::vector<std::string> tidepool_environment() {
+  return child_environment({"TIDEPOOL_", "LD_PRELOAD="}, {});
+}
+
 ProcessOutput run_tidepool(const std::vector<std::string>& args, const std::filesystem::path& scratch) {
-  std::vector<std::string> argv = {std::string(TIDEPOOL_BINARY_DIR) + "/bin/tidepool"};
+  std::vector<std::string> argv = {tidepool_binary()};
   argv.insert(argv.end(), args.begin(), args.end());
-  return run_process(argv, child_environment({"TIDEPOOL_", "LD_PRELOAD="}, {}), scratch);
+  return run_process(argv, tidepool_environment(), scratch);
 }
 
 void expect_refusals(std::span<const Refusal> cases, const std::filesystem::path& scratch) {

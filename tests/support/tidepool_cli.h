@@ -11,6 +11,12 @@
 
 namespace tidepool::test_support {
 
+// The build's `tidepool`.
+std::string tidepool_binary();
+
+// The environment `tidepool` is run with: this process's, without TIDEPOOL_ settings or LD_PRELOAD.
+std::vector<std::string> tidepool_environment();
+
 // Runs `tidepool ARGS...`, its output captured through files in `scratch`.
 ProcessOutput run_tidepool(const std::vector<std::string>& args, const std::filesystem::path& scratch);
 

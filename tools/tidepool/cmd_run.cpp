@@ -29,6 +29,7 @@
 #include "errors.h"
 #include "install_paths.h"
 #include "run_optimize_flags.h"
+#include "signal_relay.h"
 
 namespace tidepool::cli {
 namespace {
@@ -157,17 +158,20 @@ std::map<fs::path, fs::file_time_type> traces_in(const fs::path& dir) {
   return found;
 }
 
-// Runs the program; returns its exit status as a shell would (128 + signal when killed).
+// Runs the program; returns its exit status as a shell would (128 + signal when killed). The
+// signals meant for it are passed on while it runs (signal_relay.h).
 int run_program(const std::vector<std::string>& command) {
   std::vector<char*> argv;
   for (const std::string& arg : command) argv.push_back(const_cast<char*>(arg.c_str()));
   argv.push_back(nullptr);
   int report_pipe[2];
   if (pipe2(report_pipe, O_CLOEXEC) != 0) throw std::runtime_error(std::string("pipe: ") + std::strerror(errno));
+  const SignalRelay relay;
   const pid_t child = fork();
   if (child < 0) throw std::runtime_error(std::string("fork: ") + std::strerror(errno));
   if (child == 0) {
     close(report_pipe[0]);
+    relay.restore_in_child();
     execvp(argv[0], argv.data());
     const int error = errno;
     (void)!write(report_pipe[1], &error, sizeof error);
@@ -177,14 +181,7 @@ int run_program(const std::vector<std::string>& command) {
   int exec_error = 0;
   const bool exec_failed = read(report_pipe[0], &exec_error, sizeof exec_error) == sizeof exec_error;
   close(report_pipe[0]);
-  // Interrupts go to the program; we wait for it and summarize.
-  signal(SIGINT, SIG_IGN);
-  signal(SIGQUIT, SIG_IGN);
-  int status = 0;
-  while (waitpid(child, &status, 0) < 0 && errno == EINTR) {
-  }
-  signal(SIGINT, SIG_DFL);
-  signal(SIGQUIT, SIG_DFL);
+  const int status = relay.wait_for(child);
   // Found, but exec failed (a script whose interpreter is missing, say): 127 or 126 as from a
   // shell.
   if (exec_failed) {

@@ -59,13 +59,13 @@ esac
 i=0; while [ $i -lt 200 ]; do sleep 0.05; i=$((i+1)); done
 echo "not signalled" >> "$1"
 )",
-                                          0755);
+                                         0755);
   for (const std::string mode : {"outside", "tidepool", "group"}) {
     const std::string log = path(mode + ".log");
-    const ProcessOutput run = test_support::run_process(
-        {"/usr/bin/setsid", "-w", test_support::tidepool_binary(), "run", "--sim", "-o",
-         path("traces"), "--", program, log, mode},
-        test_support::tidepool_environment(), dir_.path());
+    const ProcessOutput run =
+        test_support::run_process({"/usr/bin/setsid", "-w", test_support::tidepool_binary(), "run",
+                                   "--sim", "-o", path("traces"), "--", program, log, mode},
+                                  test_support::tidepool_environment(), dir_.path());
     EXPECT_EQ(run.exit_code, 3) << mode << ": " << run.err;
     EXPECT_EQ(test_support::read_file(log), "TERM\n") << mode;
   }

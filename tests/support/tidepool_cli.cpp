@@ -7,7 +7,9 @@
 
 namespace tidepool::test_support {
 
-std::string tidepool_binary() { return std::string(TIDEPOOL_BINARY_DIR) + "/bin/tidepool"; }
+std::string tidepool_binary() {
+  return std::string(TIDEPOOL_BINARY_DIR) + "/bin/tidepool";
+}
 
 std::vector<std::string> tidepool_environment() {
   return child_environment({"TIDEPOOL_", "LD_PRELOAD="}, {});

@@ -4,13 +4,13 @@
 // runs a program with libtidepool.so preloaded (its children inherit it), exits with the
 // program's exit code, and prints a short summary of the traces it left and the command that
 // shows the full report.
-#include <CLI/CLI.hpp>
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>

@@ -48,7 +48,9 @@ SignalRelay::~SignalRelay() {
   sigprocmask(SIG_SETMASK, &previous_, nullptr);
 }
 
-void SignalRelay::restore_in_child() const { sigprocmask(SIG_SETMASK, &previous_, nullptr); }
+void SignalRelay::restore_in_child() const {
+  sigprocmask(SIG_SETMASK, &previous_, nullptr);
+}
 
 int SignalRelay::wait_for(pid_t child) const {
   sigset_t awaited = relayed_;

@@ -10,6 +10,7 @@
 #include <cudaTypedefs.h>
 
 #include <array>
+#include <cstdlib>
 
 #include "intercept/hook_abi.h"
 #include "intercept/hook_failure.h"
@@ -17,6 +18,8 @@
 #include "intercept/hook_scope.h"
 #include "intercept/hook_table.h"
 #include "intercept/real_driver.h"
+#include "intercept/self_timing.h"
+#include "runtime/settings.h"
 
 namespace tidepool::intercept {
 namespace {
@@ -36,6 +39,30 @@ struct Wrapper<R(CUDAAPI*)(Args...)> {
     if (scope.nested()) return real(args...);
     const auto symbol = [] { return hook_rows()[static_cast<size_t>(index)].symbol; };
     return run_hook(symbol, Real<Pfn>{real, mode}, hook, args...);
+  }
+
+  // The same, timed (self_timing.h): the hook gets timed_real for the real function.
+  template <HookIndex index, StreamMode mode, typename HookOf<Pfn>::type* hook>
+  static R CUDAAPI timed_call(Args... args) {
+    const auto real = reinterpret_cast<Pfn>(real_function(index));
+    if (real == nullptr) return CUDA_ERROR_NOT_INITIALIZED;
+    const HookScope scope;
+    if (scope.nested()) return real(args...);
+    const auto symbol = [] { return hook_rows()[static_cast<size_t>(index)].symbol; };
+    const uint64_t start = self_timing_now_ns();
+    t_driver_ns = 0;
+    const R result = run_hook(symbol, Real<Pfn>{&timed_real<index>, mode}, hook, args...);
+    add_self_timing(static_cast<size_t>(index), self_timing_now_ns() - start, t_driver_ns);
+    return result;
+  }
+
+  template <HookIndex index>
+  static R CUDAAPI timed_real(Args... args) {
+    const auto real = reinterpret_cast<Pfn>(real_function(index));
+    const uint64_t start = self_timing_now_ns();
+    const R result = real(args...);
+    t_driver_ns += self_timing_now_ns() - start;
+    return result;
   }
 };
 
@@ -79,6 +106,18 @@ constexpr HookRow kRows[] = {
     TIDEPOOL_HOOK_LIST(TIDEPOOL_ROW)
 #undef TIDEPOOL_ROW
 };
+
+// Self-timing asked for: every slot to its wrapper's timed twin, before the program's first call.
+__attribute__((constructor)) void time_the_hooks_if_asked() {
+  const runtime::Settings& s = runtime::settings();
+  if (!s.self_timing || s.disabled) return;
+#define TIDEPOOL_TIMED_SLOT(api, symbol, version, mode)                                       \
+  tidepool_slot_##symbol = &Wrapper<PFN_##api##_##version>::timed_call<                        \
+      HookIndex::k_##symbol, StreamMode::mode, &on_##api>;
+  TIDEPOOL_HOOK_LIST(TIDEPOOL_TIMED_SLOT)
+#undef TIDEPOOL_TIMED_SLOT
+  std::atexit(print_self_timing);
+}
 
 }  // namespace
 

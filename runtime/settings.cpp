@@ -71,6 +71,7 @@ Settings read_settings(const char* (*lookup)(const char* name)) {
   s.stacks = flag(lookup("TIDEPOOL_STACKS"), true);
   s.device_timing = flag(lookup("TIDEPOOL_DEVICE_TIMING"), true);
   s.cupti = flag(lookup("TIDEPOOL_CUPTI"), false);
+  s.self_timing = flag(lookup("TIDEPOOL_SELF_TIMING"), false);
   s.real_libcuda = text(lookup("TIDEPOOL_REAL_LIBCUDA"), "");
   for (const char* name : {"RANK", "OMPI_COMM_WORLD_RANK", "PMI_RANK", "SLURM_PROCID"}) {
     if (const char* v = lookup(name); v != nullptr && *v != '\0') {

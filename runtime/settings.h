@@ -15,6 +15,7 @@ struct Settings {
   bool stacks = true;           // TIDEPOOL_STACKS=0: no call stacks at allocations
   bool device_timing = true;    // TIDEPOOL_DEVICE_TIMING=0: no events around launches and copies
   bool cupti = false;           // TIDEPOOL_CUPTI=1: device times from CUPTI instead of events
+  bool self_timing = false;     // TIDEPOOL_SELF_TIMING=1: each hook's own and driver time, at exit
   std::string real_libcuda;     // TIDEPOOL_REAL_LIBCUDA: the driver to call (default libcuda.so.1)
   std::string rank;             // RANK, OMPI_COMM_WORLD_RANK, PMI_RANK or SLURM_PROCID, or empty
 

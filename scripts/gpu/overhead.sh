@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Where tidepool's time goes on a real GPU: the step time of train_mlp (driver API, defaults) and of
 # the torch script (cudaMallocAsync backend) plain and under `tidepool run` with its parts turned
-# off one at a time (stacks, device timing, both), with --cupti, and with --optimize=pool. Prints
-# one line per run, "program config rep step_time_ms"; a probe for a device session, not a check
+# off one at a time (stacks, device timing, both), with --cupti, with --optimize=pool, and with
+# TIDEPOOL_SELF_TIMING=1 (whose per-symbol lines follow its runs). Prints one line per run,
+# "program config rep step_time_ms"; a probe for a device session, not a check
 # (scripts/gpu/check.sh is the check). Never changes GPU settings.
 #   usage: bash scripts/gpu/overhead.sh [BUILD_DIR (default build)] [REPS (default 2)]
 set -uo pipefail
@@ -29,6 +30,7 @@ measure() {
   case $config in
     no-stacks) options=(--no-stacks) ;;
     no-timing) environment=(TIDEPOOL_DEVICE_TIMING=0) ;;
+    self-timing) environment=(TIDEPOOL_SELF_TIMING=1) ;;
     neither) options=(--no-stacks); environment=(TIDEPOOL_DEVICE_TIMING=0) ;;
     cupti) options=(--cupti) ;;
     pool) options=(--optimize=pool --plan-cache off) ;;
@@ -42,10 +44,12 @@ measure() {
         >"$log.out" 2>"$log.err"
     fi
     step "$program" "$config" "$rep" "$log"
+    # Where tidepool's time goes, per hooked symbol (the costliest first).
+    if [ "$config" = self-timing ]; then grep -h 'self-timing' "$log.err" | head -n 12; fi
   done
 }
 
-CONFIGS=(plain traced no-stacks no-timing neither cupti pool)
+CONFIGS=(plain traced no-stacks no-timing neither cupti pool self-timing)
 FRAMEWORK=()
 for config in "${CONFIGS[@]}"; do measure train_mlp "$config" "$BUILD/examples/train_mlp"; done
 if python3 -c 'import torch, torchvision, sys; sys.exit(0 if torch.cuda.is_available() else 1)' 2>/dev/null; then

@@ -1,11 +1,16 @@
 // `tidepool run` as a wrapper: the program's exit code passed through (128 + the signal when it is
 // killed); for a program that cannot be started, a shell's: 127 when there is none, 126 when it
 // cannot be run (each refusal one line, and nothing runs); and a SIGTERM sent to tidepool passed
-// on to the program, once.
+// on to the program, once; and TIDEPOOL_SELF_TIMING's lines.
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
+#include <cstdio>
+#include <filesystem>
 #include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -69,6 +74,50 @@ echo "not signalled" >> "$1"
     EXPECT_EQ(run.exit_code, 3) << mode << ": " << run.err;
     EXPECT_EQ(test_support::read_file(log), "TERM\n") << mode;
   }
+}
+
+// TIDEPOOL_SELF_TIMING=1: one line per hooked symbol the program called, with its calls, and none
+// without it. procaddress reaches the driver through cuGetProcAddress, so the wrappers handed out
+// that way are timed too; its launches, allocations and frees are simcuda's count.
+TEST_F(RunCommand, SelfTimingCountsEachHooksCalls) {
+  const std::string program =
+      (std::filesystem::path(test_support::tidepool_binary()).parent_path().parent_path() /
+       "examples" / "procaddress")
+          .string();
+  const std::string stats = path("stats.json");
+  std::vector<std::string> env = test_support::tidepool_environment();
+  env.push_back("SIMCUDA_STATS=" + stats);
+  const std::vector<std::string> argv = {test_support::tidepool_binary(), "run", "--sim", "-o",
+                                         path("traces"), "-f", "--", program, "--iterations", "4",
+                                         "--elements", "4096"};
+  const ProcessOutput plain = test_support::run_process(argv, env, dir_.path());
+  ASSERT_EQ(plain.exit_code, 0) << plain.err;
+  EXPECT_EQ(plain.err.find("self-timing"), std::string::npos) << plain.err;
+
+  env.push_back("TIDEPOOL_SELF_TIMING=1");
+  const ProcessOutput timed = test_support::run_process(argv, env, dir_.path());
+  ASSERT_EQ(timed.exit_code, 0) << timed.err;
+  std::map<std::string, uint64_t> calls;
+  std::istringstream lines(timed.err);
+  for (std::string line; std::getline(lines, line);) {
+    char symbol[128] = {};
+    unsigned long long count = 0;
+    double own_ns = -1, driver_ns = -1;
+    if (std::sscanf(line.c_str(),
+                    "tidepool: self-timing: %127[^:]: %llu calls, %lf ns in tidepool and %lf ns in "
+                    "the driver per call",
+                    symbol, &count, &own_ns, &driver_ns) != 4)
+      continue;
+    EXPECT_TRUE(calls.emplace(symbol, count).second) << "twice: " << symbol;
+    EXPECT_GT(count, 0u) << line;
+    EXPECT_GE(own_ns, 0) << line;
+    EXPECT_GE(driver_ns, 0) << line;
+  }
+  const auto counted = nlohmann::json::parse(test_support::read_file(stats));
+  EXPECT_EQ(calls["cuLaunchKernel_ptsz"], counted.at("kernel_launches").get<uint64_t>()) << timed.err;
+  EXPECT_EQ(calls["cuMemAlloc_v2"], counted.at("allocations").get<uint64_t>()) << timed.err;
+  EXPECT_EQ(calls["cuMemFree_v2"], counted.at("frees").get<uint64_t>()) << timed.err;
+  EXPECT_GT(calls["cuGetProcAddress_v2"], 0u) << timed.err;
 }
 
 TEST_F(RunCommand, AProgramThatCannotStartIsRefusedAsAShellWould) {

@@ -1,7 +1,7 @@
-// Self-timing (TIDEPOOL_SELF_TIMING=1), for finding where tidepool's own cost sits on a real driver,
-// where no profiler may be at hand: per hooked symbol, its calls, the time spent in the driver's
-// function (the program's call, made once or more by the hook) and the time spent around it in
-// tidepool, printed to stderr at exit, one line per symbol called, most costly first. Time in
+// Self-timing (TIDEPOOL_SELF_TIMING=1), for finding where tidepool's own cost sits on a real
+// driver, where no profiler may be at hand: per hooked symbol, its calls, the time spent in the
+// driver's function (the program's call, made once or more by the hook) and the time spent around
+// it in tidepool, printed to stderr at exit, one line per symbol called, most costly first. Time in
 // tidepool includes the driver calls tidepool makes of its own (events, context queries).
 //
 // Asked for, every exported symbol's slot points at a timed twin of its wrapper (exports.cpp): the

@@ -87,9 +87,18 @@ TEST_F(RunCommand, SelfTimingCountsEachHooksCalls) {
   const std::string stats = path("stats.json");
   std::vector<std::string> env = test_support::tidepool_environment();
   env.push_back("SIMCUDA_STATS=" + stats);
-  const std::vector<std::string> argv = {test_support::tidepool_binary(), "run", "--sim", "-o",
-                                         path("traces"), "-f", "--", program, "--iterations", "4",
-                                         "--elements", "4096"};
+  const std::vector<std::string> argv = {test_support::tidepool_binary(),
+                                         "run",
+                                         "--sim",
+                                         "-o",
+                                         path("traces"),
+                                         "-f",
+                                         "--",
+                                         program,
+                                         "--iterations",
+                                         "4",
+                                         "--elements",
+                                         "4096"};
   const ProcessOutput plain = test_support::run_process(argv, env, dir_.path());
   ASSERT_EQ(plain.exit_code, 0) << plain.err;
   EXPECT_EQ(plain.err.find("self-timing"), std::string::npos) << plain.err;
@@ -114,7 +123,8 @@ TEST_F(RunCommand, SelfTimingCountsEachHooksCalls) {
     EXPECT_GE(driver_ns, 0) << line;
   }
   const auto counted = nlohmann::json::parse(test_support::read_file(stats));
-  EXPECT_EQ(calls["cuLaunchKernel_ptsz"], counted.at("kernel_launches").get<uint64_t>()) << timed.err;
+  EXPECT_EQ(calls["cuLaunchKernel_ptsz"], counted.at("kernel_launches").get<uint64_t>())
+      << timed.err;
   EXPECT_EQ(calls["cuMemAlloc_v2"], counted.at("allocations").get<uint64_t>()) << timed.err;
   EXPECT_EQ(calls["cuMemFree_v2"], counted.at("frees").get<uint64_t>()) << timed.err;
   EXPECT_GT(calls["cuGetProcAddress_v2"], 0u) << timed.err;

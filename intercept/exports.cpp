@@ -5,7 +5,8 @@
 // (then it calls the real function straight away). A hook that throws gets the driver's answer
 // returned instead (hook_failure.h). Exported symbols are tiny trampolines that jump
 // through a pointer to the wrapper: that way the list, not a hand-written signature, defines each
-// symbol. Only these symbols, dlsym and the NVTX injection entry are exported (exports.map).
+// symbol. Only these symbols, dlsym and the NVTX injection entry are exported (exports.map). With
+// TIDEPOOL_SELF_TIMING=1 the slots point at timed twins of the wrappers instead (self_timing.h).
 #include <cuda.h>
 #include <cudaTypedefs.h>
 

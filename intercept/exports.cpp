@@ -20,6 +20,7 @@
 #include "intercept/hook_table.h"
 #include "intercept/real_driver.h"
 #include "intercept/self_timing.h"
+#include "runtime/monotonic_clock.h"
 #include "runtime/settings.h"
 
 namespace tidepool::intercept {
@@ -32,37 +33,32 @@ template <class R, class... Args>
 struct Wrapper<R(CUDAAPI*)(Args...)> {
   using Pfn = R(CUDAAPI*)(Args...);
 
-  template <HookIndex index, StreamMode mode, typename HookOf<Pfn>::type* hook>
+  // `timed`: the twin that self-timing puts in the slot (self_timing.h): the hook gets timed_real
+  // for the real function, and the call is counted.
+  template <HookIndex index, StreamMode mode, typename HookOf<Pfn>::type* hook, bool timed = false>
   static R CUDAAPI call(Args... args) {
     const auto real = reinterpret_cast<Pfn>(real_function(index));
     if (real == nullptr) return CUDA_ERROR_NOT_INITIALIZED;  // no driver: said once at load
     const HookScope scope;
     if (scope.nested()) return real(args...);
     const auto symbol = [] { return hook_rows()[static_cast<size_t>(index)].symbol; };
-    return run_hook(symbol, Real<Pfn>{real, mode}, hook, args...);
-  }
-
-  // The same, timed (self_timing.h): the hook gets timed_real for the real function.
-  template <HookIndex index, StreamMode mode, typename HookOf<Pfn>::type* hook>
-  static R CUDAAPI timed_call(Args... args) {
-    const auto real = reinterpret_cast<Pfn>(real_function(index));
-    if (real == nullptr) return CUDA_ERROR_NOT_INITIALIZED;
-    const HookScope scope;
-    if (scope.nested()) return real(args...);
-    const auto symbol = [] { return hook_rows()[static_cast<size_t>(index)].symbol; };
-    const uint64_t start = self_timing_now_ns();
-    t_driver_ns = 0;
-    const R result = run_hook(symbol, Real<Pfn>{&timed_real<index>, mode}, hook, args...);
-    add_self_timing(static_cast<size_t>(index), self_timing_now_ns() - start, t_driver_ns);
-    return result;
+    if constexpr (!timed) {
+      return run_hook(symbol, Real<Pfn>{real, mode}, hook, args...);
+    } else {
+      const uint64_t start = runtime::monotonic_ns();
+      t_driver_ns = 0;
+      const R result = run_hook(symbol, Real<Pfn>{&timed_real<index>, mode}, hook, args...);
+      add_self_timing(static_cast<size_t>(index), runtime::monotonic_ns() - start, t_driver_ns);
+      return result;
+    }
   }
 
   template <HookIndex index>
   static R CUDAAPI timed_real(Args... args) {
     const auto real = reinterpret_cast<Pfn>(real_function(index));
-    const uint64_t start = self_timing_now_ns();
+    const uint64_t start = runtime::monotonic_ns();
     const R result = real(args...);
-    t_driver_ns += self_timing_now_ns() - start;
+    t_driver_ns += runtime::monotonic_ns() - start;
     return result;
   }
 };
@@ -114,8 +110,8 @@ __attribute__((constructor)) void time_the_hooks_if_asked() {
   if (!s.self_timing || s.disabled) return;
 #define TIDEPOOL_TIMED_SLOT(api, symbol, version, mode)                                    \
   tidepool_slot_##symbol =                                                                 \
-      &Wrapper<PFN_##api##_##version>::timed_call<HookIndex::k_##symbol, StreamMode::mode, \
-                                                  &on_##api>;
+      &Wrapper<PFN_##api##_##version>::call<HookIndex::k_##symbol, StreamMode::mode, \
+                                            &on_##api, true>;
   TIDEPOOL_HOOK_LIST(TIDEPOOL_TIMED_SLOT)
 #undef TIDEPOOL_TIMED_SLOT
   std::atexit(print_self_timing);

@@ -1,8 +1,6 @@
 // Self-timing's counters and its report (see self_timing.h).
 #include "intercept/self_timing.h"
 
-#include <time.h>
-
 #include <algorithm>
 #include <array>
 #include <atomic>
@@ -24,12 +22,6 @@ struct HookTimes {
 std::array<HookTimes, kHookCount> g_times;  // zero-initialised: usable before constructors run
 
 }  // namespace
-
-uint64_t self_timing_now_ns() {
-  timespec t{};
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return static_cast<uint64_t>(t.tv_sec) * 1'000'000'000 + static_cast<uint64_t>(t.tv_nsec);
-}
 
 void add_self_timing(std::size_t index, uint64_t total_ns, uint64_t driver_ns) {
   HookTimes& h = g_times[index];

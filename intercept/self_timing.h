@@ -13,8 +13,6 @@
 
 namespace tidepool::intercept {
 
-uint64_t self_timing_now_ns();
-
 // Driver time of the hook call in progress on this thread (the timed twins add to it).
 inline thread_local uint64_t t_driver_ns = 0;
 

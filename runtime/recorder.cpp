@@ -27,6 +27,7 @@
 #include "analyzer/trace/writer.h"
 #include "runtime/event_chunks.h"
 #include "runtime/loaded_modules.h"
+#include "runtime/monotonic_clock.h"
 #include "runtime/settings.h"
 #include "runtime/trace_file.h"
 
@@ -36,12 +37,6 @@ namespace {
 
 constexpr auto kFlushPeriod = std::chrono::milliseconds(200);
 constexpr size_t kChunksReady = 4;  // event chunks kept ready for recording threads
-
-uint64_t monotonic_ns() {
-  timespec t{};
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return static_cast<uint64_t>(t.tv_sec) * 1'000'000'000ull + static_cast<uint64_t>(t.tv_nsec);
-}
 
 uint32_t this_thread_id() {
   static thread_local const auto tid = static_cast<uint32_t>(syscall(SYS_gettid));

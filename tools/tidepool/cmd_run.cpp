@@ -56,11 +56,14 @@ int unrunnable(const fs::path& path) {
   return access(path.c_str(), X_OK) == 0 ? 0 : EACCES;
 }
 
-// A program execvp could not start, refused as a shell refuses it: 127 when there is none, 126
-// when there is one that cannot be run.
+// A shell's exit code for a program it could not start: 127 when there is none (ENOENT), 126 when
+// there is one that cannot be run.
+int shell_exit_code(int error) { return error == ENOENT ? 127 : 126; }
+
+// A program require_program did not find, or found and cannot run.
 [[noreturn]] void refuse_program(const std::string& program, int error) {
-  if (error == ENOENT) throw ExitCodeError("no such program: " + program, 127);
-  throw ExitCodeError("cannot run " + program + ": " + std::strerror(error), 126);
+  if (error == ENOENT) throw ExitCodeError("no such program: " + program, shell_exit_code(error));
+  throw ExitCodeError("cannot run " + program + ": " + std::strerror(error), shell_exit_code(error));
 }
 
 // The program as execvp would find it (a name without a slash is looked up in PATH).
@@ -186,7 +189,7 @@ int run_program(const std::vector<std::string>& command) {
   // shell.
   if (exec_failed) {
     throw ExitCodeError("cannot run " + command.front() + ": " + std::strerror(exec_error),
-                        exec_error == ENOENT ? 127 : 126);
+                        shell_exit_code(exec_error));
   }
   if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
   return WEXITSTATUS(status);

@@ -8,17 +8,13 @@
 #include <cerrno>
 #include <cstdint>
 
+#include "runtime/monotonic_clock.h"
+
 namespace tidepool::cli {
 namespace {
 
 constexpr std::array kRelayed = {SIGTERM, SIGHUP, SIGINT, SIGQUIT, SIGUSR1, SIGUSR2};
-constexpr int64_t kGraceNs = 100'000'000;  // the program's time to end on a signal it got too
-
-int64_t now_ns() {
-  timespec t{};
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return int64_t{t.tv_sec} * 1'000'000'000 + t.tv_nsec;
-}
+constexpr uint64_t kGraceNs = 100'000'000;  // the program's time to end on a signal it got too
 
 }  // namespace
 
@@ -33,17 +29,9 @@ SignalRelay::SignalRelay() {
 SignalRelay::~SignalRelay() {
   // Signals still pending (one that came as the program ended) are dropped, not acted on: they were
   // meant for the program.
-  sigset_t pending;
-  sigpending(&pending);
-  for (int sig : kRelayed) {
-    if (sigismember(&pending, sig) == 1) {
-      const timespec none{};
-      siginfo_t info;
-      sigset_t one;
-      sigemptyset(&one);
-      sigaddset(&one, sig);
-      sigtimedwait(&one, &info, &none);
-    }
+  const timespec none{};
+  siginfo_t info;
+  while (sigtimedwait(&relayed_, &info, &none) > 0) {
   }
   sigprocmask(SIG_SETMASK, &previous_, nullptr);
 }
@@ -55,13 +43,13 @@ void SignalRelay::restore_in_child() const {
 int SignalRelay::wait_for(pid_t child) const {
   sigset_t awaited = relayed_;
   sigaddset(&awaited, SIGCHLD);
-  std::array<int64_t, kRelayed.size()> due{};  // per relayed signal: when to pass it on (0: not)
+  std::array<uint64_t, kRelayed.size()> due{};  // per relayed signal: when to pass it on (0: not)
   for (;;) {
     int status = 0;
     const pid_t ended = waitpid(child, &status, WNOHANG);
     if (ended == child || (ended < 0 && errno != EINTR)) return status;
-    const int64_t now = now_ns();
-    int64_t wake = now + 1'000'000'000;  // SIGCHLD wakes us; this is a safety net
+    const uint64_t now = runtime::monotonic_ns();
+    uint64_t wake = now + 1'000'000'000;  // SIGCHLD wakes us; this is a safety net
     for (size_t i = 0; i < kRelayed.size(); ++i) {
       if (due[i] == 0) continue;
       if (due[i] <= now) {
@@ -71,7 +59,7 @@ int SignalRelay::wait_for(pid_t child) const {
         wake = due[i];
       }
     }
-    const int64_t wait_ns = wake - now;
+    const uint64_t wait_ns = wake - now;
     const timespec timeout{static_cast<time_t>(wait_ns / 1'000'000'000),
                            static_cast<long>(wait_ns % 1'000'000'000)};
     siginfo_t info{};
@@ -81,7 +69,7 @@ int SignalRelay::wait_for(pid_t child) const {
     // program itself: not for us to pass on.
     if (info.si_code > 0 || info.si_pid == child) continue;
     for (size_t i = 0; i < kRelayed.size(); ++i) {
-      if (kRelayed[i] == sig && due[i] == 0) due[i] = now_ns() + kGraceNs;
+      if (kRelayed[i] == sig && due[i] == 0) due[i] = runtime::monotonic_ns() + kGraceNs;
     }
   }
 }

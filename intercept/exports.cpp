@@ -108,10 +108,10 @@ constexpr HookRow kRows[] = {
 __attribute__((constructor)) void time_the_hooks_if_asked() {
   const runtime::Settings& s = runtime::settings();
   if (!s.self_timing || s.disabled) return;
-#define TIDEPOOL_TIMED_SLOT(api, symbol, version, mode)                                    \
-  tidepool_slot_##symbol =                                                                 \
-      &Wrapper<PFN_##api##_##version>::call<HookIndex::k_##symbol, StreamMode::mode, \
-                                            &on_##api, true>;
+#define TIDEPOOL_TIMED_SLOT(api, symbol, version, mode)                                         \
+  tidepool_slot_##symbol =                                                                      \
+      &Wrapper<PFN_##api##_##version>::call<HookIndex::k_##symbol, StreamMode::mode, &on_##api, \
+                                            true>;
   TIDEPOOL_HOOK_LIST(TIDEPOOL_TIMED_SLOT)
 #undef TIDEPOOL_TIMED_SLOT
   std::atexit(print_self_timing);

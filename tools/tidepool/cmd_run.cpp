@@ -58,12 +58,15 @@ int unrunnable(const fs::path& path) {
 
 // A shell's exit code for a program it could not start: 127 when there is none (ENOENT), 126 when
 // there is one that cannot be run.
-int shell_exit_code(int error) { return error == ENOENT ? 127 : 126; }
+int shell_exit_code(int error) {
+  return error == ENOENT ? 127 : 126;
+}
 
 // A program require_program did not find, or found and cannot run.
 [[noreturn]] void refuse_program(const std::string& program, int error) {
   if (error == ENOENT) throw ExitCodeError("no such program: " + program, shell_exit_code(error));
-  throw ExitCodeError("cannot run " + program + ": " + std::strerror(error), shell_exit_code(error));
+  throw ExitCodeError("cannot run " + program + ": " + std::strerror(error),
+                      shell_exit_code(error));
 }
 
 // The program as execvp would find it (a name without a slash is looked up in PATH).

@@ -3,9 +3,11 @@
 
 #include <algorithm>
 #include <array>
+#include <numeric>
 #include <optional>
 #include <span>
 #include <string_view>
+#include <thread>
 #include <utility>
 
 #include "analyzer/packing/bands.h"
@@ -148,6 +150,9 @@ constexpr double kFirstPackingTimelines = 4;
 // bound does so within 1 s (generated of 2,000-10,000 items, on fine and coarse times, grown and
 // refilled), or within 2-3.3 s (c-2000-1).
 constexpr double kOverlapShare = 0.6;
+// The searches over overlaps run at once from that packing, with seeds 1, 2, ..., one per core up to
+// this many (this machine class has two; each search keeps its own pairs).
+constexpr unsigned kMostOverlapSearches = 2;
 // Setting the search over overlaps up (its neighbour lists) is not stopped by the deadline: 1-1.5 x
 // 10^-7 s per time-overlapping pair at 690,000-2,870,000 pairs (0.09-0.43 s). It begins only with
 // more time left than that. A block that bands leave over comes to its packer last, with what its
@@ -175,6 +180,14 @@ constexpr double kSettleShare = 0.5;
 // held-out cut instances of 10,000 items, and 30-60 ms past it on 1,000,000 items.
 constexpr double kFinishingShare = 0.01;
 constexpr double kMaxFinishingSeconds = 0.1;
+
+// Seeds 1, 2, ... for the searches over overlaps, one per core up to kMostOverlapSearches.
+std::vector<std::uint64_t> overlap_search_seeds() {
+  const unsigned cores = std::clamp(std::thread::hardware_concurrency(), 1U, kMostOverlapSearches);
+  std::vector<std::uint64_t> seeds(cores);
+  std::iota(seeds.begin(), seeds.end(), 1);
+  return seeds;
+}
 
 // What a portfolio tries on an instance with no slack before packing it: all of step 0 (best.h);
 // all but bands (on a block that bands left over); or nothing (on a block that bands already
@@ -216,7 +229,8 @@ class Portfolio {
     Solution solution = run_portfolio(tiling);
     if (!lowering_ || solution.height <= lowest_possible_) return solution;
     if (!setup_fits(whole, kOverlapSetupSecondsPerPair)) return solution;
-    if (auto lower = lower_by_overlaps(problem_, solution.offsets, lowest_possible_, whole, 1)) {
+    if (auto lower = lower_by_overlaps_concurrently(problem_, solution.offsets, lowest_possible_, whole,
+                                                    overlap_search_seeds())) {
       solution.height = height_of(problem_, *lower);
       solution.offsets = std::move(*lower);
     }

@@ -25,7 +25,8 @@
 //     placement that found it fits in the time left.
 // On an instance with no slack of up to 200,000 items and 4,000,000 time-overlapping pairs, all of
 // this has 40% of the time; when its packing is above the bound, the search over overlaps
-// (overlap_search.h) lowers it with the other 60%.
+// (overlap_search.h) lowers it with the other 60%, one search per core (up to two) with seeds of
+// their own, the lowest kept.
 // The first greedy packing is always completed, even past the deadline.
 #pragma once
 

@@ -150,8 +150,8 @@ constexpr double kFirstPackingTimelines = 4;
 // bound does so within 1 s (generated of 2,000-10,000 items, on fine and coarse times, grown and
 // refilled), or within 2-3.3 s (c-2000-1).
 constexpr double kOverlapShare = 0.6;
-// The searches over overlaps run at once from that packing, with seeds 1, 2, ..., one per core up to
-// this many (this machine class has two; each search keeps its own pairs).
+// The searches over overlaps run at once from that packing, with seeds 1, 2, ..., one per core up
+// to this many (this machine class has two; each search keeps its own pairs).
 constexpr unsigned kMostOverlapSearches = 2;
 // Setting the search over overlaps up (its neighbour lists) is not stopped by the deadline: 1-1.5 x
 // 10^-7 s per time-overlapping pair at 690,000-2,870,000 pairs (0.09-0.43 s). It begins only with
@@ -229,8 +229,8 @@ class Portfolio {
     Solution solution = run_portfolio(tiling);
     if (!lowering_ || solution.height <= lowest_possible_) return solution;
     if (!setup_fits(whole, kOverlapSetupSecondsPerPair)) return solution;
-    if (auto lower = lower_by_overlaps_concurrently(problem_, solution.offsets, lowest_possible_, whole,
-                                                    overlap_search_seeds())) {
+    if (auto lower = lower_by_overlaps_concurrently(problem_, solution.offsets, lowest_possible_,
+                                                    whole, overlap_search_seeds())) {
       solution.height = height_of(problem_, *lower);
       solution.offsets = std::move(*lower);
     }

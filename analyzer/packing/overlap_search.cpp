@@ -91,7 +91,8 @@ class OverlapSearch {
 
   // The lowest packing found, in grains, if lower than the start. Stops early when `target_packed`
   // is set (by this search or another), and sets it when this one packs the target.
-  std::optional<std::vector<std::int64_t>> run(Deadline deadline, std::atomic<bool>& target_packed) {
+  std::optional<std::vector<std::int64_t>> run(Deadline deadline,
+                                               std::atomic<bool>& target_packed) {
     packed_ = y_;
     packed_height_ = height_;
     bool lowered = false;
@@ -384,11 +385,11 @@ class OverlapSearch {
     return {best_y, least, now};
   }
 
-  // Sorts the breakpoints by offset (all in [0, top)); from kRadixSortFrom of them, a byte at a time
-  // from the least significant, skipping the bytes they all share: the sort is most of a move's
-  // cost on instances many grains high, and std::sort of the thousand or so breakpoints of an item
-  // there took half of the search's time (c-2000-2, 2^20 grains high: 4 times as many moves tried
-  // in 6 s without). On a few dozen, the passes over 256 buckets cost more than std::sort.
+  // Sorts the breakpoints by offset (all in [0, top)); from kRadixSortFrom of them, a byte at a
+  // time from the least significant, skipping the bytes they all share: the sort is most of a
+  // move's cost on instances many grains high, and std::sort of the thousand or so breakpoints of
+  // an item there took half of the search's time (c-2000-2, 2^20 grains high: 4 times as many moves
+  // tried in 6 s without). On a few dozen, the passes over 256 buckets cost more than std::sort.
   void sort_breakpoints(std::int64_t top) {
     if (breakpoints_.size() < kRadixSortFrom) {
       std::ranges::sort(breakpoints_, {}, &Breakpoint::at);
@@ -397,10 +398,13 @@ class OverlapSearch {
     sorted_.resize(breakpoints_.size());
     for (int shift = 0; (top >> shift) != 0; shift += 8) {
       std::array<std::size_t, 257> next{};
-      for (const Breakpoint& at : breakpoints_) ++next[static_cast<std::size_t>((at.at >> shift) & 0xff) + 1];
-      if (std::ranges::find(next, breakpoints_.size()) != next.end()) continue;  // all in one bucket
+      for (const Breakpoint& at : breakpoints_)
+        ++next[static_cast<std::size_t>((at.at >> shift) & 0xff) + 1];
+      if (std::ranges::find(next, breakpoints_.size()) != next.end())
+        continue;  // all in one bucket
       std::partial_sum(next.begin(), next.end(), next.begin());
-      for (const Breakpoint& at : breakpoints_) sorted_[next[static_cast<std::size_t>((at.at >> shift) & 0xff)]++] = at;
+      for (const Breakpoint& at : breakpoints_)
+        sorted_[next[static_cast<std::size_t>((at.at >> shift) & 0xff)]++] = at;
       breakpoints_.swap(sorted_);
     }
   }
@@ -483,7 +487,8 @@ class OverlapSearch {
 
 namespace {
 
-std::optional<std::vector<Bytes>> lower_until(const Problem& problem, std::span<const Bytes> offsets, Bytes target,
+std::optional<std::vector<Bytes>> lower_until(const Problem& problem,
+                                              std::span<const Bytes> offsets, Bytes target,
                                               Deadline deadline, std::uint64_t seed,
                                               std::atomic<bool>& target_packed) {
   OverlapSearch search(problem, offsets, target, seed);
@@ -496,16 +501,16 @@ std::optional<std::vector<Bytes>> lower_until(const Problem& problem, std::span<
 
 }  // namespace
 
-std::optional<std::vector<Bytes>> lower_by_overlaps(const Problem& problem, std::span<const Bytes> offsets,
-                                                    Bytes target, Deadline deadline, std::uint64_t seed) {
+std::optional<std::vector<Bytes>> lower_by_overlaps(const Problem& problem,
+                                                    std::span<const Bytes> offsets, Bytes target,
+                                                    Deadline deadline, std::uint64_t seed) {
   std::atomic<bool> target_packed = false;
   return lower_until(problem, offsets, target, deadline, seed, target_packed);
 }
 
-std::optional<std::vector<Bytes>> lower_by_overlaps_concurrently(const Problem& problem,
-                                                                 std::span<const Bytes> offsets, Bytes target,
-                                                                 Deadline deadline,
-                                                                 std::span<const std::uint64_t> seeds) {
+std::optional<std::vector<Bytes>> lower_by_overlaps_concurrently(
+    const Problem& problem, std::span<const Bytes> offsets, Bytes target, Deadline deadline,
+    std::span<const std::uint64_t> seeds) {
   std::atomic<bool> target_packed = false;
   std::vector<std::optional<std::vector<Bytes>>> found(seeds.size());
   std::vector<std::exception_ptr> errors(seeds.size());
@@ -533,7 +538,8 @@ std::optional<std::vector<Bytes>> lower_by_overlaps_concurrently(const Problem& 
   }
   std::optional<std::vector<Bytes>> lowest;
   for (auto& offsets_found : found) {
-    if (offsets_found && (!lowest || height_of(problem, *offsets_found) < height_of(problem, *lowest))) {
+    if (offsets_found &&
+        (!lowest || height_of(problem, *offsets_found) < height_of(problem, *lowest))) {
       lowest = std::move(offsets_found);
     }
   }

@@ -45,9 +45,8 @@ std::optional<std::vector<Bytes>> lower_by_overlaps(const Problem& problem, std:
 // one packing of c-2000-11, four seeds ended 1.039-1.055 times the bound). All stop as soon as one
 // packs `target`. Each keeps its own pairs, so memory grows with the seeds. A seed whose thread
 // cannot start is left out; an error of a search (std::bad_alloc) propagates as from one search.
-std::optional<std::vector<Bytes>> lower_by_overlaps_concurrently(const Problem& problem,
-                                                                 std::span<const Bytes> offsets, Bytes target,
-                                                                 Deadline deadline,
-                                                                 std::span<const std::uint64_t> seeds);
+std::optional<std::vector<Bytes>> lower_by_overlaps_concurrently(
+    const Problem& problem, std::span<const Bytes> offsets, Bytes target, Deadline deadline,
+    std::span<const std::uint64_t> seeds);
 
 }  // namespace tidepool::packing

@@ -113,8 +113,9 @@ TEST(PackingOverlapSearch, IsTheSameForASeed) {
 // Several seeds at once: a valid packing as low as the lowest that any of the seeds alone finds.
 // Without a deadline, each search runs until it gives up or packs the optimum (where the others
 // stop too), so the lowest is the same as alone. On this instance (the fine grain's of seed 2,
-// above), the search of seed 2 alone gives up at 1.060 times the optimum and that of seed 1 at 1.028,
-// in about a second each: the lowest comes from the second search, on the caller's thread.
+// above), the search of seed 2 alone gives up at 1.060 times the optimum and that of seed 1
+// at 1.028, in about a second each: the lowest comes from the second search, on the caller's
+// thread.
 TEST(PackingOverlapSearch, SeveralSeedsAtOnceGiveTheLowestOfThem) {
   const PerfectInstance instance = generate_perfect(30, 2, Bytes{1} << 32, 15);
   const Problem& problem = instance.problem;
@@ -122,11 +123,13 @@ TEST(PackingOverlapSearch, SeveralSeedsAtOnceGiveTheLowestOfThem) {
   const std::vector<std::uint64_t> seeds = {2, 1};
   Bytes lowest_alone = height_of(problem, start);
   for (const std::uint64_t seed : seeds) {
-    if (const auto alone = lower_by_overlaps(problem, start, instance.optimum, Deadline::never(), seed)) {
+    if (const auto alone =
+            lower_by_overlaps(problem, start, instance.optimum, Deadline::never(), seed)) {
       lowest_alone = std::min(lowest_alone, height_of(problem, *alone));
     }
   }
-  const auto together = lower_by_overlaps_concurrently(problem, start, instance.optimum, Deadline::never(), seeds);
+  const auto together =
+      lower_by_overlaps_concurrently(problem, start, instance.optimum, Deadline::never(), seeds);
   ASSERT_TRUE(together.has_value());
   expect_valid(problem, *together);
   EXPECT_EQ(height_of(problem, *together), lowest_alone);
@@ -141,7 +144,8 @@ TEST(PackingOverlapSearch, OneSeedAtOnceIsThatSeedsSearch) {
   const std::vector<std::uint64_t> seed = {7};
   EXPECT_EQ(lower_by_overlaps_concurrently(problem, start, target, Deadline::never(), seed),
             lower_by_overlaps(problem, start, target, Deadline::never(), 7));
-  EXPECT_FALSE(lower_by_overlaps_concurrently(problem, start, target, Deadline::never(), {}).has_value());
+  EXPECT_FALSE(
+      lower_by_overlaps_concurrently(problem, start, target, Deadline::never(), {}).has_value());
 }
 
 }  // namespace

@@ -4,7 +4,6 @@
 
 #include <gtest/gtest.h>
 
-#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -108,31 +107,6 @@ TEST(PackingOverlapSearch, IsTheSameForASeed) {
   const auto second = lower_by_overlaps(problem, start, target, Deadline::never(), 7);
   ASSERT_TRUE(first.has_value());
   EXPECT_EQ(first, second);
-}
-
-// Several seeds at once: a valid packing as low as the lowest that any of the seeds alone finds.
-// Without a deadline, each search runs until it gives up or packs the optimum (where the others
-// stop too), so the lowest is the same as alone. On this instance (the fine grain's of seed 2,
-// above), the search of seed 2 alone gives up at 1.060 times the optimum and that of seed 1
-// at 1.028, in about a second each: the lowest comes from the second search, on the caller's
-// thread.
-TEST(PackingOverlapSearch, SeveralSeedsAtOnceGiveTheLowestOfThem) {
-  const PerfectInstance instance = generate_perfect(30, 2, Bytes{1} << 32, 15);
-  const Problem& problem = instance.problem;
-  const std::vector<Bytes> start = stacked(problem);
-  const std::vector<std::uint64_t> seeds = {2, 1};
-  Bytes lowest_alone = height_of(problem, start);
-  for (const std::uint64_t seed : seeds) {
-    if (const auto alone =
-            lower_by_overlaps(problem, start, instance.optimum, Deadline::never(), seed)) {
-      lowest_alone = std::min(lowest_alone, height_of(problem, *alone));
-    }
-  }
-  const auto together =
-      lower_by_overlaps_concurrently(problem, start, instance.optimum, Deadline::never(), seeds);
-  ASSERT_TRUE(together.has_value());
-  expect_valid(problem, *together);
-  EXPECT_EQ(height_of(problem, *together), lowest_alone);
 }
 
 // One seed at once is that seed's search; none finds nothing.

@@ -31,12 +31,14 @@ TEST(PackingOverlapSearchSeeds, SeveralSeedsAtOnceGiveTheLowestOfThem) {
   const std::vector<std::uint64_t> seeds = {2, 1};
   Bytes lowest_alone = height_of(problem, stacked);
   for (const std::uint64_t seed : seeds) {
-    if (const auto alone = lower_by_overlaps(problem, stacked, instance.optimum, Deadline::never(), seed)) {
+    if (const auto alone =
+            lower_by_overlaps(problem, stacked, instance.optimum, Deadline::never(), seed)) {
       lowest_alone = std::min(lowest_alone, height_of(problem, *alone));
     }
   }
   EXPECT_LT(lowest_alone, height_of(problem, stacked));
-  const auto together = lower_by_overlaps_concurrently(problem, stacked, instance.optimum, Deadline::never(), seeds);
+  const auto together =
+      lower_by_overlaps_concurrently(problem, stacked, instance.optimum, Deadline::never(), seeds);
   ASSERT_TRUE(together.has_value());
   const Verdict verdict = check(problem, {*together, height_of(problem, *together)});
   EXPECT_TRUE(verdict.valid) << verdict.reason;

@@ -33,18 +33,18 @@ void add_self_timing(std::size_t index, uint64_t total_ns, uint64_t driver_ns) {
 void print_self_timing() {
   struct Line {
     std::size_t index;
-    uint64_t calls, total_ns, driver_ns;
+    uint64_t calls, own_ns, driver_ns;
   };
   std::vector<Line> lines;
   for (std::size_t i = 0; i < kHookCount; ++i) {
     const uint64_t calls = g_times[i].calls.load(std::memory_order_relaxed);
-    if (calls > 0)
-      lines.push_back({i, calls, g_times[i].total_ns.load(std::memory_order_relaxed),
-                       g_times[i].driver_ns.load(std::memory_order_relaxed)});
+    if (calls == 0) continue;
+    // A thread still calling at exit may have added to one sum and not yet the other.
+    const uint64_t total_ns = g_times[i].total_ns.load(std::memory_order_relaxed);
+    const uint64_t driver_ns = std::min(g_times[i].driver_ns.load(std::memory_order_relaxed), total_ns);
+    lines.push_back({i, calls, total_ns - driver_ns, driver_ns});
   }
-  std::ranges::sort(lines, [](const Line& a, const Line& b) {
-    return a.total_ns - a.driver_ns > b.total_ns - b.driver_ns;
-  });
+  std::ranges::sort(lines, [](const Line& a, const Line& b) { return a.own_ns > b.own_ns; });
   const auto rows = hook_rows();
   for (const Line& l : lines) {
     const double per_call = 1.0 / static_cast<double>(l.calls);
@@ -53,7 +53,7 @@ void print_self_timing() {
                  "driver per call\n",
                  static_cast<int>(rows[l.index].symbol.size()), rows[l.index].symbol.data(),
                  static_cast<unsigned long long>(l.calls),
-                 static_cast<double>(l.total_ns - std::min(l.driver_ns, l.total_ns)) * per_call,
+                 static_cast<double>(l.own_ns) * per_call,
                  static_cast<double>(l.driver_ns) * per_call);
   }
 }

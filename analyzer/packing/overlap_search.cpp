@@ -483,10 +483,7 @@ class OverlapSearch {
   int failed_attempts_ = 0;  // in a row, with a band of one grain
 };
 
-}  // namespace
-
-namespace {
-
+// One search with `seed`, its packing in bytes; it stops early once `target_packed` is set.
 std::optional<std::vector<Bytes>> lower_until(const Problem& problem,
                                               std::span<const Bytes> offsets, Bytes target,
                                               Deadline deadline, std::uint64_t seed,
@@ -537,10 +534,13 @@ std::optional<std::vector<Bytes>> lower_by_overlaps_concurrently(
     if (error) std::rethrow_exception(error);
   }
   std::optional<std::vector<Bytes>> lowest;
+  Bytes lowest_height = 0;
   for (auto& offsets_found : found) {
-    if (offsets_found &&
-        (!lowest || height_of(problem, *offsets_found) < height_of(problem, *lowest))) {
+    if (!offsets_found) continue;
+    const Bytes height = height_of(problem, *offsets_found);
+    if (!lowest || height < lowest_height) {
       lowest = std::move(offsets_found);
+      lowest_height = height;
     }
   }
   return lowest;

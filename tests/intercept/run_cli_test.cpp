@@ -6,7 +6,6 @@
 #include <sys/stat.h>
 
 #include <cstdio>
-#include <filesystem>
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -80,10 +79,7 @@ echo "not signalled" >> "$1"
 // without it. procaddress reaches the driver through cuGetProcAddress, so the wrappers handed out
 // that way are timed too; its launches, allocations and frees are simcuda's count.
 TEST_F(RunCommand, SelfTimingCountsEachHooksCalls) {
-  const std::string program =
-      (std::filesystem::path(test_support::tidepool_binary()).parent_path().parent_path() /
-       "examples" / "procaddress")
-          .string();
+  const std::string program = std::string(TIDEPOOL_BINARY_DIR) + "/examples/procaddress";
   const std::string stats = path("stats.json");
   std::vector<std::string> env = test_support::tidepool_environment();
   env.push_back("SIMCUDA_STATS=" + stats);

@@ -41,7 +41,8 @@ void print_self_timing() {
     if (calls == 0) continue;
     // A thread still calling at exit may have added to one sum and not yet the other.
     const uint64_t total_ns = g_times[i].total_ns.load(std::memory_order_relaxed);
-    const uint64_t driver_ns = std::min(g_times[i].driver_ns.load(std::memory_order_relaxed), total_ns);
+    const uint64_t driver_ns =
+        std::min(g_times[i].driver_ns.load(std::memory_order_relaxed), total_ns);
     lines.push_back({i, calls, total_ns - driver_ns, driver_ns});
   }
   std::ranges::sort(lines, [](const Line& a, const Line& b) { return a.own_ns > b.own_ns; });
@@ -52,8 +53,7 @@ void print_self_timing() {
                  "tidepool: self-timing: %.*s: %llu calls, %.0f ns in tidepool and %.0f ns in the "
                  "driver per call\n",
                  static_cast<int>(rows[l.index].symbol.size()), rows[l.index].symbol.data(),
-                 static_cast<unsigned long long>(l.calls),
-                 static_cast<double>(l.own_ns) * per_call,
+                 static_cast<unsigned long long>(l.calls), static_cast<double>(l.own_ns) * per_call,
                  static_cast<double>(l.driver_ns) * per_call);
   }
 }

@@ -3,10 +3,13 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <numeric>
 #include <optional>
+#include <random>
 #include <span>
 #include <string_view>
+#include <system_error>
 #include <thread>
 #include <utility>
 
@@ -150,8 +153,8 @@ constexpr double kFirstPackingTimelines = 4;
 // bound does so within 1 s (generated of 2,000-10,000 items, on fine and coarse times, grown and
 // refilled), or within 2-3.3 s (c-2000-1).
 constexpr double kOverlapShare = 0.6;
-// The searches over overlaps run at once from that packing, with seeds 1, 2, ..., one per core up
-// to this many (this machine class has two; each search keeps its own pairs).
+// The searches over overlaps run at once from that packing, with seeds of their own, one per core
+// (of the portfolio's share of them: solve_in_two_orders) up to this many (each keeps its own pairs).
 constexpr unsigned kMostOverlapSearches = 2;
 // Setting the search over overlaps up (its neighbour lists) is not stopped by the deadline: 1-1.5 x
 // 10^-7 s per time-overlapping pair at 690,000-2,870,000 pairs (0.09-0.43 s). It begins only with
@@ -181,11 +184,18 @@ constexpr double kSettleShare = 0.5;
 constexpr double kFinishingShare = 0.01;
 constexpr double kMaxFinishingSeconds = 0.1;
 
-// Seeds 1, 2, ... for the searches over overlaps, one per core up to kMostOverlapSearches.
-std::vector<std::uint64_t> overlap_search_seeds() {
-  const unsigned cores = std::clamp(std::thread::hardware_concurrency(), 1U, kMostOverlapSearches);
-  std::vector<std::uint64_t> seeds(cores);
-  std::iota(seeds.begin(), seeds.end(), 1);
+// Up to this many items, on two cores or more, two portfolios run at once, on the items as given
+// and shuffled (solve_in_two_orders): where a portfolio ends turns on the order of the items, by
+// the ties of every sort in it (c-2000-2's rows shuffled four ways: 1.029 to 1.126 at 10 s), so
+// two orders give two draws; the second's order is drawn with this seed.
+constexpr std::size_t kTwoOrdersMaxItems = kLargeInstance;
+constexpr std::uint64_t kShuffleSeed = 0x7469646570;
+
+// Seeds first, first + 1, ... for the searches over overlaps, one per core of `cores` up to
+// kMostOverlapSearches.
+std::vector<std::uint64_t> overlap_search_seeds(std::uint64_t first, unsigned cores) {
+  std::vector<std::uint64_t> seeds(std::clamp(cores, 1U, kMostOverlapSearches));
+  std::iota(seeds.begin(), seeds.end(), first);
   return seeds;
 }
 
@@ -202,8 +212,9 @@ class Portfolio {
  public:
   // `solve_deadline`: the whole solve's, when this portfolio packs a block that bands left over
   // (`deadline` is the block's share).
-  Portfolio(const Problem& problem, Deadline deadline, Tilings tilings = Tilings::all,
-            std::optional<Deadline> solve_deadline = std::nullopt,
+  // `overlap_seeds`: one per search over overlaps run at once (lower_by_overlaps_concurrently).
+  Portfolio(const Problem& problem, Deadline deadline, std::vector<std::uint64_t> overlap_seeds,
+            Tilings tilings = Tilings::all, std::optional<Deadline> solve_deadline = std::nullopt,
             Lowering lowering = Lowering::allowed)
       : problem_(problem),
         created_(Deadline::Clock::now()),
@@ -214,7 +225,11 @@ class Portfolio {
         deadline_(deadline),
         solve_deadline_(solve_deadline.value_or(deadline)),
         tilings_(tilings),
-        lowering_allowed_(lowering == Lowering::allowed) {}
+        lowering_allowed_(lowering == Lowering::allowed),
+        overlap_seeds_(std::move(overlap_seeds)) {}
+
+  // No packing is lower than this: the bound, or higher where the exact search proved it.
+  Bytes lowest_possible() const { return lowest_possible_; }
 
   // The whole portfolio, then, for an instance with no slack packed above the bound, the search
   // over overlaps from its packing with kOverlapShare of the time (kept back from the rest).
@@ -230,7 +245,7 @@ class Portfolio {
     if (!lowering_ || solution.height <= lowest_possible_) return solution;
     if (!setup_fits(whole, kOverlapSetupSecondsPerPair)) return solution;
     if (auto lower = lower_by_overlaps_concurrently(problem_, solution.offsets, lowest_possible_,
-                                                    whole, overlap_search_seeds())) {
+                                                    whole, overlap_seeds_)) {
       solution.height = height_of(problem_, *lower);
       solution.offsets = std::move(*lower);
     }
@@ -399,7 +414,7 @@ class Portfolio {
     const BlockPacker pack_block = [this, blocks_lowering](const Problem& block, Deadline deadline,
                                                            bool tiling_tried) {
       const Tilings tilings = tiling_tried ? Tilings::none : Tilings::without_bands;
-      return Portfolio(block, deadline, tilings, deadline_, blocks_lowering).run().offsets;
+      return Portfolio(block, deadline, overlap_seeds_, tilings, deadline_, blocks_lowering).run().offsets;
     };
     const auto keeping = [&](double kept) {
       return Deadline::after_seconds(share * (deadline_.seconds_left() - kept) -
@@ -586,6 +601,7 @@ class Portfolio {
   const Deadline solve_deadline_;
   const Tilings tilings_;
   const bool lowering_allowed_;
+  const std::vector<std::uint64_t> overlap_seeds_;
   bool lowering_ = false;  // the search over overlaps follows the portfolio (run)
   bool free_blocks_run_ = false;
   std::optional<std::int64_t> overlap_pairs_;
@@ -593,13 +609,71 @@ class Portfolio {
   double placement_seconds_ = 0;  // what the greedy pass of the best packing took
 };
 
+// The portfolio on `problem` with `cores`, stopped once `settled` is set; sets it when its packing
+// is proven optimal, so that a portfolio beside it stops.
+Solution solve_settling(const Problem& problem, Deadline deadline, std::uint64_t first_seed, unsigned cores,
+                        std::atomic<bool>& settled) {
+  const StopDeadlinesWhen stopping(settled);
+  Portfolio portfolio(problem, deadline, overlap_search_seeds(first_seed, cores));
+  Solution solution = portfolio.run();
+  if (solution.height <= portfolio.lowest_possible()) settled = true;
+  return solution;
+}
+
+// Two portfolios at once, one on the items as given (on the caller's thread), one on them shuffled,
+// each with half the cores: the lower packing (the first on a tie). Both stop as soon as one packs
+// the bound. An error of the first propagates; one of the second (its copy of the problem doubles
+// the memory) only leaves the first's packing.
+Solution solve_in_two_orders(const Problem& problem, Deadline deadline, unsigned cores) {
+  std::vector<std::size_t> order(problem.items.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::ranges::shuffle(order, std::mt19937_64(kShuffleSeed));
+  Problem shuffled;
+  shuffled.items.reserve(order.size());
+  for (const std::size_t i : order) shuffled.items.push_back(problem.items[i]);
+  std::atomic<bool> settled = false;
+  std::optional<Solution> second;
+  Solution first;
+  const StopDeadlinesWhen::Inherited callers = StopDeadlinesWhen::current();
+  {
+    std::jthread other;
+    try {
+      other = std::jthread([&] {
+        const StopDeadlinesWhen stopping = StopDeadlinesWhen::inheriting(callers);
+        try {
+          second = solve_settling(shuffled, deadline, 1 + kMostOverlapSearches, cores / 2, settled);
+        } catch (...) {  // std::bad_alloc, say: the first's packing is the answer
+        }
+      });
+    } catch (const std::system_error&) {
+      // No thread: the first alone, with every core.
+      return solve_settling(problem, deadline, 1, cores, settled);
+    }
+    try {
+      first = solve_settling(problem, deadline, 1, cores - cores / 2, settled);
+    } catch (...) {
+      settled = true;  // the error is the answer: the other stops before it propagates
+      throw;
+    }
+  }  // joined
+  if (!second || second->height >= first.height) return first;
+  for (std::size_t k = 0; k < order.size(); ++k) first.offsets[order[k]] = second->offsets[k];
+  first.height = second->height;
+  return first;
+}
+
 }  // namespace
 
 Solution solve_best(const Problem& problem, Deadline deadline) {
   if (problem.items.empty()) return {};
   const double left = deadline.seconds_left();
   const double finishing = std::min(kFinishingShare * left, kMaxFinishingSeconds);
-  return Portfolio(problem, Deadline::after_seconds(left - finishing)).run();
+  const Deadline solving = Deadline::after_seconds(left - finishing);
+  const unsigned cores = std::max(std::thread::hardware_concurrency(), 1U);
+  // Without a deadline, nothing would stop the second portfolio when the first ends.
+  const bool two_orders = cores >= 2 && problem.items.size() <= kTwoOrdersMaxItems && !solving.is_never();
+  if (two_orders) return solve_in_two_orders(problem, solving, cores);
+  return Portfolio(problem, solving, overlap_search_seeds(1, cores)).run();
 }
 
 }  // namespace tidepool::packing

@@ -511,7 +511,9 @@ std::optional<std::vector<Bytes>> lower_by_overlaps_concurrently(
   std::atomic<bool> target_packed = false;
   std::vector<std::optional<std::vector<Bytes>>> found(seeds.size());
   std::vector<std::exception_ptr> errors(seeds.size());
+  const StopDeadlinesWhen::Inherited callers = StopDeadlinesWhen::current();
   const auto search = [&](std::size_t k) {
+    const StopDeadlinesWhen stopping = StopDeadlinesWhen::inheriting(callers);
     try {
       found[k] = lower_until(problem, offsets, target, deadline, seeds[k], target_packed);
     } catch (...) {

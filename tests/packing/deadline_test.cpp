@@ -1,12 +1,16 @@
 // Anytime behaviour at the deadline: the greedy placement rules stop and leave kUnplaced, the
 // completion places the rest above without moving anything, the reserve per unreached item, and
 // `best` returning a valid packing when its time is already up (on a large instance, the quickest
-// there is); deadlines beyond what the clock counts.
+// there is); deadlines beyond what the clock counts; stop flags, which pass a thread's deadlines at
+// once, and `best` ending early when its thread's flag is set.
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <random>
 #include <string>
+#include <thread>
 
 #include "analyzer/packing/checker.h"
 #include "analyzer/packing/completion.h"
@@ -111,6 +115,77 @@ TEST(PackingDeadline, BestPastItsDeadlineOnALargeInstanceMakesOneFreeBlocksPass)
   const std::vector<Bytes> pass =
       place(problem, timeline, order_by(problem, OrderKey::size), Placer::free_blocks, Deadline::never());
   EXPECT_EQ(solution.height, height_of(problem, pass));
+}
+
+// A set flag passes every deadline of its thread, with no time left, but never(); not another
+// thread's, and not once its scope ends.
+TEST(PackingDeadline, AStopFlagPassesTheDeadlinesOfItsThread) {
+  std::atomic<bool> stop = false;
+  const Deadline far = Deadline::after_seconds(1000);
+  {
+    const StopDeadlinesWhen stopping(stop);
+    EXPECT_FALSE(far.passed());
+    EXPECT_GT(far.seconds_left(), 900);
+    stop = true;
+    EXPECT_TRUE(far.passed());
+    EXPECT_EQ(far.seconds_left(), 0);
+    EXPECT_TRUE(far.passed_at(Deadline::kStride, 0));
+    EXPECT_FALSE(far.passed_at(Deadline::kStride - 1, 0));  // only every kStride-th step looks
+    EXPECT_TRUE(Deadline::after_seconds(500).passed());
+    EXPECT_FALSE(Deadline::never().passed());
+    EXPECT_FALSE(Deadline::never().passed_at(Deadline::kStride, 0));
+    bool passed_elsewhere = true;
+    std::jthread([&] { passed_elsewhere = far.passed(); }).join();
+    EXPECT_FALSE(passed_elsewhere);
+  }
+  EXPECT_FALSE(far.passed());
+}
+
+// An inner flag adds to the outer ones; a thread that inherits the flags of another is stopped by
+// them too.
+TEST(PackingDeadline, StopFlagsNestAndAreInherited) {
+  std::atomic<bool> outer = false;
+  std::atomic<bool> inner = false;
+  const Deadline far = Deadline::after_seconds(1000);
+  const StopDeadlinesWhen outer_stopping(outer);
+  {
+    const StopDeadlinesWhen inner_stopping(inner);
+    outer = true;
+    EXPECT_TRUE(far.passed());
+    outer = false;
+    inner = true;
+    EXPECT_TRUE(far.passed());
+    const StopDeadlinesWhen::Inherited flags = StopDeadlinesWhen::current();
+    bool passed_there = false;
+    std::jthread([&] {
+      const StopDeadlinesWhen inheriting = StopDeadlinesWhen::inheriting(flags);
+      passed_there = far.passed();
+    }).join();
+    EXPECT_TRUE(passed_there);
+  }
+  EXPECT_FALSE(far.passed());  // the inner flag is gone; the outer is not set
+  outer = true;
+  EXPECT_TRUE(far.passed());
+}
+
+// `best` (two portfolios at once on two cores or more, each with searches over overlaps on threads
+// of their own) ends soon after its thread's flag is set, with a valid packing, though its deadline
+// is a minute away: a caller can stop it.
+TEST(PackingDeadline, BestEndsWhenItsThreadIsStopped) {
+  for (const Problem& problem : {generate_perfect(2000, 2, 400).problem, random_problem(7, 2000)}) {
+    std::atomic<bool> stop = false;
+    const StopDeadlinesWhen stopping(stop);
+    std::jthread stopper([&] {
+      std::this_thread::sleep_for(std::chrono::milliseconds(300));
+      stop = true;
+    });
+    const auto started = std::chrono::steady_clock::now();
+    const Solution solution = solve("best", problem, Deadline::after_seconds(60));
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    EXPECT_LT(seconds, 20);
+    const Verdict verdict = check(problem, solution);
+    EXPECT_TRUE(verdict.valid) << verdict.reason;
+  }
 }
 
 }  // namespace

@@ -1,9 +1,12 @@
 // The search over overlaps (overlap_search.h): from a valid packing it finds lower ones, every one
-// valid (checked independently), aligned, with items' gaps used, and the same for a seed.
+// valid (checked independently), aligned, with items' gaps used, and the same for a seed; searches
+// on threads of their own stop with the caller's.
 #include "analyzer/packing/overlap_search.h"
 
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <vector>
 
@@ -120,6 +123,22 @@ TEST(PackingOverlapSearch, OneSeedAtOnceIsThatSeedsSearch) {
             lower_by_overlaps(problem, start, target, Deadline::never(), 7));
   EXPECT_FALSE(
       lower_by_overlaps_concurrently(problem, start, target, Deadline::never(), {}).has_value());
+}
+
+// The searches on threads of their own are stopped by the caller's stop flag (StopDeadlinesWhen):
+// with it set, every one ends within its first moves, where alone each runs about a second before
+// it gives up (the 30-item instance of PackingOverlapSearchSeeds).
+TEST(PackingOverlapSearch, SearchesStopWithTheCallersThread) {
+  const PerfectInstance instance = generate_perfect(30, 2, Bytes{1} << 32, 15);
+  const Problem& problem = instance.problem;
+  std::atomic<bool> stop = true;
+  const StopDeadlinesWhen stopping(stop);
+  const std::vector<std::uint64_t> seeds = {1, 2};
+  const auto started = std::chrono::steady_clock::now();
+  const auto lowered = lower_by_overlaps_concurrently(problem, stacked(problem), instance.optimum,
+                                                      Deadline::after_seconds(600), seeds);
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(), 0.25);
+  if (lowered) expect_valid(problem, *lowered);
 }
 
 }  // namespace

@@ -154,7 +154,8 @@ constexpr double kFirstPackingTimelines = 4;
 // refilled), or within 2-3.3 s (c-2000-1).
 constexpr double kOverlapShare = 0.6;
 // The searches over overlaps run at once from that packing, with seeds of their own, one per core
-// (of the portfolio's share of them: solve_in_two_orders) up to this many (each keeps its own pairs).
+// (of the portfolio's share of them: solve_in_two_orders) up to this many (each keeps its own
+// pairs).
 constexpr unsigned kMostOverlapSearches = 2;
 // Setting the search over overlaps up (its neighbour lists) is not stopped by the deadline: 1-1.5 x
 // 10^-7 s per time-overlapping pair at 690,000-2,870,000 pairs (0.09-0.43 s). It begins only with
@@ -414,7 +415,9 @@ class Portfolio {
     const BlockPacker pack_block = [this, blocks_lowering](const Problem& block, Deadline deadline,
                                                            bool tiling_tried) {
       const Tilings tilings = tiling_tried ? Tilings::none : Tilings::without_bands;
-      return Portfolio(block, deadline, overlap_seeds_, tilings, deadline_, blocks_lowering).run().offsets;
+      return Portfolio(block, deadline, overlap_seeds_, tilings, deadline_, blocks_lowering)
+          .run()
+          .offsets;
     };
     const auto keeping = [&](double kept) {
       return Deadline::after_seconds(share * (deadline_.seconds_left() - kept) -
@@ -611,8 +614,8 @@ class Portfolio {
 
 // The portfolio on `problem` with `cores`, stopped once `settled` is set; sets it when its packing
 // is proven optimal, so that a portfolio beside it stops.
-Solution solve_settling(const Problem& problem, Deadline deadline, std::uint64_t first_seed, unsigned cores,
-                        std::atomic<bool>& settled) {
+Solution solve_settling(const Problem& problem, Deadline deadline, std::uint64_t first_seed,
+                        unsigned cores, std::atomic<bool>& settled) {
   const StopDeadlinesWhen stopping(settled);
   Portfolio portfolio(problem, deadline, overlap_search_seeds(first_seed, cores));
   Solution solution = portfolio.run();
@@ -671,7 +674,8 @@ Solution solve_best(const Problem& problem, Deadline deadline) {
   const Deadline solving = Deadline::after_seconds(left - finishing);
   const unsigned cores = std::max(std::thread::hardware_concurrency(), 1U);
   // Without a deadline, nothing would stop the second portfolio when the first ends.
-  const bool two_orders = cores >= 2 && problem.items.size() <= kTwoOrdersMaxItems && !solving.is_never();
+  const bool two_orders =
+      cores >= 2 && problem.items.size() <= kTwoOrdersMaxItems && !solving.is_never();
   if (two_orders) return solve_in_two_orders(problem, solving, cores);
   return Portfolio(problem, solving, overlap_search_seeds(1, cores)).run();
 }

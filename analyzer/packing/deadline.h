@@ -21,7 +21,8 @@ class Deadline {
     if (seconds >= std::chrono::duration<double>(Clock::time_point::max() - now).count()) return never();
     return Deadline(now + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds)));
   }
-  // A deadline that never passes, for solvers run to the end (a StopDeadlinesWhen does not stop it).
+  // A deadline that never passes, for solvers run to the end (a StopDeadlinesWhen does not stop
+  // it).
   static Deadline never() { return Deadline(Clock::time_point::max()); }
   bool is_never() const { return at_ == Clock::time_point::max(); }
   // This deadline, with `seconds` kept back for each item a loop has not reached yet (see
@@ -72,13 +73,16 @@ class Deadline {
 // must outlive it (joined in the same scope).
 class StopDeadlinesWhen {
  public:
-  explicit StopDeadlinesWhen(const std::atomic<bool>& stop) : StopDeadlinesWhen(&stop, Deadline::stops_) {}
+  explicit StopDeadlinesWhen(const std::atomic<bool>& stop)
+      : StopDeadlinesWhen(&stop, Deadline::stops_) {}
   // On a started thread: the flags in force where `inherited` was read (current()).
   struct Inherited {
     const StopDeadlinesWhen* innermost;
   };
   static Inherited current() { return {Deadline::stops_}; }
-  static StopDeadlinesWhen inheriting(Inherited flags) { return StopDeadlinesWhen(nullptr, flags.innermost); }
+  static StopDeadlinesWhen inheriting(Inherited flags) {
+    return StopDeadlinesWhen(nullptr, flags.innermost);
+  }
   ~StopDeadlinesWhen() { Deadline::stops_ = outer_; }
   StopDeadlinesWhen(const StopDeadlinesWhen&) = delete;
   StopDeadlinesWhen& operator=(const StopDeadlinesWhen&) = delete;
@@ -92,13 +96,16 @@ class StopDeadlinesWhen {
   }
 
  private:
-  StopDeadlinesWhen(const std::atomic<bool>* stop, const StopDeadlinesWhen* outer) : stop_(stop), outer_(outer) {
+  StopDeadlinesWhen(const std::atomic<bool>* stop, const StopDeadlinesWhen* outer)
+      : stop_(stop), outer_(outer) {
     Deadline::stops_ = this;
   }
   const std::atomic<bool>* stop_;
   const StopDeadlinesWhen* outer_;
 };
 
-inline bool Deadline::stopped() const { return !is_never() && stops_ != nullptr && stops_->any_set(); }
+inline bool Deadline::stopped() const {
+  return !is_never() && stops_ != nullptr && stops_->any_set();
+}
 
 }  // namespace tidepool::packing

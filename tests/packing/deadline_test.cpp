@@ -181,7 +181,8 @@ TEST(PackingDeadline, BestEndsWhenItsThreadIsStopped) {
     });
     const auto started = std::chrono::steady_clock::now();
     const Solution solution = solve("best", problem, Deadline::after_seconds(60));
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     EXPECT_LT(seconds, 20);
     const Verdict verdict = check(problem, solution);
     EXPECT_TRUE(verdict.valid) << verdict.reason;

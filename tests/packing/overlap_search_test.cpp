@@ -137,7 +137,8 @@ TEST(PackingOverlapSearch, SearchesStopWithTheCallersThread) {
   const auto started = std::chrono::steady_clock::now();
   const auto lowered = lower_by_overlaps_concurrently(problem, stacked(problem), instance.optimum,
                                                       Deadline::after_seconds(600), seeds);
-  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(), 0.25);
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(),
+            0.25);
   if (lowered) expect_valid(problem, *lowered);
 }
 

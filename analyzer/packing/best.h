@@ -25,8 +25,12 @@
 //     placement that found it fits in the time left.
 // On an instance with no slack of up to 200,000 items and 4,000,000 time-overlapping pairs, all of
 // this has 40% of the time; when its packing is above the bound, the search over overlaps
-// (overlap_search.h) lowers it with the other 60%, one search per core (up to two) with seeds of
-// their own, the lowest kept.
+// (overlap_search.h) lowers it with the other 60%, one search per core of its share (up to two)
+// with seeds of their own, the lowest kept.
+// Up to 200,000 items, on two cores or more, and with a deadline, two such portfolios run at once,
+// on the items as given and on them shuffled, with half the cores each, and the lower packing is
+// kept: where a portfolio ends turns on the order of the items. Both stop as soon as one packs the
+// bound (a stop flag per thread: StopDeadlinesWhen in deadline.h).
 // The first greedy packing is always completed, even past the deadline.
 #pragma once
 

@@ -21,8 +21,7 @@ class Deadline {
     if (seconds >= std::chrono::duration<double>(Clock::time_point::max() - now).count()) return never();
     return Deadline(now + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds)));
   }
-  // A deadline that never passes, for solvers run to the end (a StopDeadlinesWhen does not stop
-  // it).
+  // A deadline that never passes, for solvers run to the end; no stop flag stops it.
   static Deadline never() { return Deadline(Clock::time_point::max()); }
   bool is_never() const { return at_ == Clock::time_point::max(); }
   // This deadline, with `seconds` kept back for each item a loop has not reached yet (see

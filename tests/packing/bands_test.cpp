@@ -16,6 +16,7 @@
 #include "analyzer/packing/problem.h"
 #include "analyzer/packing/tiling_search.h"
 #include "analyzer/packing/timeline.h"
+#include "tests/packing/stacked.h"
 
 namespace tidepool::packing {
 namespace {
@@ -27,17 +28,6 @@ std::vector<Bytes> search_block(const Problem& block, Deadline deadline, bool /*
   const Timeline timeline(block);
   if (!has_no_slack(block, timeline)) return completed(block, std::vector<Bytes>(block.items.size(), kUnplaced)).offsets;
   return search_tiling(block, timeline, budget, deadline, deadline).offsets;
-}
-
-// A block's items one on another, each aligned: a valid packing, far above the block's height.
-std::vector<Bytes> stacked_offsets(const Problem& block) {
-  std::vector<Bytes> offsets;
-  Bytes top = 0;
-  for (const Item& item : block.items) {
-    offsets.push_back(align_up(top, item.alignment));
-    top = offsets.back() + item.size;
-  }
-  return offsets;
 }
 
 // A problem's timeline and what building it took (tile_by_bands counts the time its large folds

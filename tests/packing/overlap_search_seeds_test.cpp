@@ -11,6 +11,7 @@
 #include "analyzer/packing/generator.h"
 #include "analyzer/packing/overlap_search.h"
 #include "analyzer/packing/problem.h"
+#include "tests/packing/stacked.h"
 
 namespace tidepool::packing {
 namespace {
@@ -23,11 +24,7 @@ namespace {
 TEST(PackingOverlapSearchSeeds, SeveralSeedsAtOnceGiveTheLowestOfThem) {
   const PerfectInstance instance = generate_perfect(30, 2, Bytes{1} << 32, 15);
   const Problem& problem = instance.problem;
-  std::vector<Bytes> stacked;
-  for (Bytes top = 0; const Item& item : problem.items) {
-    stacked.push_back(top);
-    top += item.size;
-  }
+  const std::vector<Bytes> stacked = stacked_offsets(problem);
   const std::vector<std::uint64_t> seeds = {2, 1};
   Bytes lowest_alone = height_of(problem, stacked);
   for (const std::uint64_t seed : seeds) {

@@ -13,24 +13,13 @@
 #include "analyzer/packing/checker.h"
 #include "analyzer/packing/generator.h"
 #include "analyzer/packing/problem.h"
+#include "tests/packing/stacked.h"
 
 namespace tidepool::packing {
 namespace {
 
 Item item(Bytes size, std::vector<Interval> live, Bytes alignment = 1) {
   return Item{"x", size, alignment, std::move(live)};
-}
-
-// Every item on top of the one before: valid, and as high as the sizes add up.
-std::vector<Bytes> stacked(const Problem& problem) {
-  std::vector<Bytes> offsets;
-  Bytes top = 0;
-  for (const Item& each : problem.items) {
-    top = (top + each.alignment - 1) / each.alignment * each.alignment;
-    offsets.push_back(top);
-    top += each.size;
-  }
-  return offsets;
 }
 
 void expect_valid(const Problem& problem, const std::vector<Bytes>& offsets) {
@@ -44,7 +33,7 @@ TEST(PackingOverlapSearch, LowersAStackToTheOptimum) {
   for (const std::uint64_t seed : {1, 2}) {
     const PerfectInstance instance = generate_perfect(30, seed, Bytes{1} << 12, 15);
     const Problem& problem = instance.problem;
-    const auto lowered = lower_by_overlaps(problem, stacked(problem), instance.optimum, Deadline::after_seconds(60), 1);
+    const auto lowered = lower_by_overlaps(problem, stacked_offsets(problem), instance.optimum, Deadline::after_seconds(60), 1);
     ASSERT_TRUE(lowered.has_value()) << "seed " << seed;
     expect_valid(problem, *lowered);
     EXPECT_EQ(height_of(problem, *lowered), instance.optimum) << "seed " << seed;
@@ -60,7 +49,7 @@ TEST(PackingOverlapSearch, LowersAStackOnAFineGrain) {
     const PerfectInstance instance = generate_perfect(30, seed, Bytes{1} << 32, 15);
     const Problem& problem = instance.problem;
     ASSERT_EQ(granularity(problem), 1) << "seed " << seed;
-    const auto lowered = lower_by_overlaps(problem, stacked(problem), instance.optimum, Deadline::after_seconds(600), 1);
+    const auto lowered = lower_by_overlaps(problem, stacked_offsets(problem), instance.optimum, Deadline::after_seconds(600), 1);
     ASSERT_TRUE(lowered.has_value()) << "seed " << seed;
     expect_valid(problem, *lowered);
     EXPECT_LE(height_of(problem, *lowered), instance.optimum + instance.optimum / 20) << "seed " << seed;
@@ -74,7 +63,7 @@ TEST(PackingOverlapSearch, KeepsOffsetsAligned) {
     const Time start = k % 4;
     problem.items.push_back(item(1 + k % 3, {{start, start + 3}}, k % 2 == 0 ? 4 : 1));
   }
-  const std::vector<Bytes> start = stacked(problem);
+  const std::vector<Bytes> start = stacked_offsets(problem);
   const auto lowered = lower_by_overlaps(problem, start, lower_bound(problem), Deadline::after_seconds(1), 1);
   ASSERT_TRUE(lowered.has_value());
   EXPECT_LT(height_of(problem, *lowered), height_of(problem, start));
@@ -104,7 +93,7 @@ TEST(PackingOverlapSearch, GivesNothingWhenNothingIsLower) {
 TEST(PackingOverlapSearch, IsTheSameForASeed) {
   const PerfectInstance instance = generate_perfect(80, 4, Bytes{1} << 12, 40);
   const Problem& problem = instance.problem;
-  const std::vector<Bytes> start = stacked(problem);
+  const std::vector<Bytes> start = stacked_offsets(problem);
   const Bytes target = (height_of(problem, start) + instance.optimum) / 2;
   const auto first = lower_by_overlaps(problem, start, target, Deadline::never(), 7);
   const auto second = lower_by_overlaps(problem, start, target, Deadline::never(), 7);
@@ -116,7 +105,7 @@ TEST(PackingOverlapSearch, IsTheSameForASeed) {
 TEST(PackingOverlapSearch, OneSeedAtOnceIsThatSeedsSearch) {
   const PerfectInstance instance = generate_perfect(80, 4, Bytes{1} << 12, 40);
   const Problem& problem = instance.problem;
-  const std::vector<Bytes> start = stacked(problem);
+  const std::vector<Bytes> start = stacked_offsets(problem);
   const Bytes target = (height_of(problem, start) + instance.optimum) / 2;
   const std::vector<std::uint64_t> seed = {7};
   EXPECT_EQ(lower_by_overlaps_concurrently(problem, start, target, Deadline::never(), seed),
@@ -135,7 +124,7 @@ TEST(PackingOverlapSearch, SearchesStopWithTheCallersThread) {
   const StopDeadlinesWhen stopping(stop);
   const std::vector<std::uint64_t> seeds = {1, 2};
   const auto started = std::chrono::steady_clock::now();
-  const auto lowered = lower_by_overlaps_concurrently(problem, stacked(problem), instance.optimum,
+  const auto lowered = lower_by_overlaps_concurrently(problem, stacked_offsets(problem), instance.optimum,
                                                       Deadline::after_seconds(600), seeds);
   EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(),
             0.25);

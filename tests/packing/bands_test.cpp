@@ -1,6 +1,8 @@
 // Tiling by bands (bands.h): instances cut by guillotine cuts come apart into single items, on fine
 // and on coarse times; blocks that do not come apart go to the block packer, and a block packed
 // above its height raises the bands over it; whatever it returns is a valid packing.
+#include "analyzer/packing/bands.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -8,7 +10,6 @@
 #include <string>
 #include <vector>
 
-#include "analyzer/packing/bands.h"
 #include "analyzer/packing/checker.h"
 #include "analyzer/packing/completion.h"
 #include "analyzer/packing/csv.h"

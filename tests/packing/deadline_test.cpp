@@ -168,8 +168,9 @@ TEST(PackingDeadline, StopFlagsNestAndAreInherited) {
   EXPECT_TRUE(far.passed());
 }
 
-// `best` (two portfolios at once on two cores or more, on threads of their own) ends soon after its thread's flag is set, with a valid packing, though its deadline
-// is a minute away: a caller can stop it.
+// `best` (two portfolios at once on two cores or more, on threads of their own) ends soon after its
+// thread's flag is set, with a valid packing, though its deadline is a minute away: a caller can
+// stop it.
 TEST(PackingDeadline, BestEndsWhenItsThreadIsStopped) {
   for (const Problem& problem : {generate_perfect(2000, 2, 400).problem, random_problem(7, 2000)}) {
     std::atomic<bool> stop = false;

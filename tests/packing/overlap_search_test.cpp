@@ -33,7 +33,8 @@ TEST(PackingOverlapSearch, LowersAStackToTheOptimum) {
   for (const std::uint64_t seed : {1, 2}) {
     const PerfectInstance instance = generate_perfect(30, seed, Bytes{1} << 12, 15);
     const Problem& problem = instance.problem;
-    const auto lowered = lower_by_overlaps(problem, stacked_offsets(problem), instance.optimum, Deadline::after_seconds(60), 1);
+    const auto lowered = lower_by_overlaps(problem, stacked_offsets(problem), instance.optimum,
+                                           Deadline::after_seconds(60), 1);
     ASSERT_TRUE(lowered.has_value()) << "seed " << seed;
     expect_valid(problem, *lowered);
     EXPECT_EQ(height_of(problem, *lowered), instance.optimum) << "seed " << seed;
@@ -49,7 +50,8 @@ TEST(PackingOverlapSearch, LowersAStackOnAFineGrain) {
     const PerfectInstance instance = generate_perfect(30, seed, Bytes{1} << 32, 15);
     const Problem& problem = instance.problem;
     ASSERT_EQ(granularity(problem), 1) << "seed " << seed;
-    const auto lowered = lower_by_overlaps(problem, stacked_offsets(problem), instance.optimum, Deadline::after_seconds(600), 1);
+    const auto lowered = lower_by_overlaps(problem, stacked_offsets(problem), instance.optimum,
+                                           Deadline::after_seconds(600), 1);
     ASSERT_TRUE(lowered.has_value()) << "seed " << seed;
     expect_valid(problem, *lowered);
     EXPECT_LE(height_of(problem, *lowered), instance.optimum + instance.optimum / 20) << "seed " << seed;
@@ -124,8 +126,8 @@ TEST(PackingOverlapSearch, SearchesStopWithTheCallersThread) {
   const StopDeadlinesWhen stopping(stop);
   const std::vector<std::uint64_t> seeds = {1, 2};
   const auto started = std::chrono::steady_clock::now();
-  const auto lowered = lower_by_overlaps_concurrently(problem, stacked_offsets(problem), instance.optimum,
-                                                      Deadline::after_seconds(600), seeds);
+  const auto lowered = lower_by_overlaps_concurrently(
+      problem, stacked_offsets(problem), instance.optimum, Deadline::after_seconds(600), seeds);
   EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(),
             0.25);
   if (lowered) expect_valid(problem, *lowered);

@@ -343,7 +343,8 @@ class Tiler {
     bool fold_packed = false;
     for (std::size_t f = 0; f < folds.size(); ++f) {
       const MergedProblem& folded = folds[f];
-      const double share = packed_by_folds ? 1.0 / static_cast<double>(folds.size() - f) : kPackedFoldShare;
+      const double share =
+          packed_by_folds ? 1.0 / static_cast<double>(folds.size() - f) : kPackedFoldShare;
       if (std::optional<Tiling> tiled = packed(folded.problem(), 0, share)) {
         tiled->offsets = folded.expand(tiled->offsets);
         if (tiled->perfect) return tiled;
@@ -363,7 +364,9 @@ class Tiler {
       }
     }
     const bool packer_left_out = !searchable || (packed_by_folds && fold_packed);
-    if (lowest && (packer_left_out || deadline.seconds_left() < kPackerTimelines * timeline_seconds)) return lowest;
+    if (lowest &&
+        (packer_left_out || deadline.seconds_left() < kPackerTimelines * timeline_seconds))
+      return lowest;
     const bool tiling_tried = try_tiling && searchable && !tilings_again_;
     std::vector<Bytes> offsets = pack_block_(block, deadline, tiling_tried);
     const bool perfect = no_slack && height_of(block, offsets) == timeline.peak();

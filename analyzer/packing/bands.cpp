@@ -328,12 +328,15 @@ class Tiler {
     // 1.1009x by its fold), and the time kept for it went unused when it was not begun (the
     // 200,000-item block of perfect:200000:2:40000 left 3.1 s of its 8.2 s; the 995,764-item block
     // of perfect:1000000:1:300000, folded with 1.1 s left, 0.66 s of it). Session 42.
-    // So are the searchable blocks among such a block's folds (`tilings_again_`): where a fold
-    // packed them, the block packer never packed one lower (perfect:500000:2:150000's 14,707-item
-    // block: 1.1982x with 1.08 s, against 1.0868x by its fold with 0.37 s; 1.1318x against 1.0875x,
-    // 1.0451x against 1.0231x, 1.2266x against 1.0749x on three more instances), and
-    // perfect:1000000:1:300000's height came from a fold of a 26,506-item block given a quarter of
-    // its time (session 54).
+    // So are the searchable blocks among such a block's folds (`tilings_again_`). Where a fold
+    // packed one, the block packer packed it lower once in six (perfect:300000:3:60000's
+    // 4,985-item block: 1.0087x with 0.94 s, against 1.0785x by its fold; elsewhere 1.1982x with
+    // 1.08 s against 1.0868x with 0.37 s, 1.1318x against 1.0875x, 1.0451x against 1.0231x, 1.2266x
+    // against 1.0749x, and perfect:1000000:1:300000's 26,506-item block, whose fold had a quarter
+    // of its time). Measured at 10 s on 39 generated instances of 100,000-1,000,000 items: lower
+    // on 11 (perfect:1000000:1:300000 1.0590x -> 1.0536x, perfect:700000:2:200000 1.1263x ->
+    // 1.0876x), higher on perfect:300000:3:60000 (1.0044x -> 1.03-1.04x), the same on the rest
+    // (session 54).
     const bool packed_by_folds = !searchable || tilings_again_;
     const auto packed = [&](const Problem& problem, std::uint64_t guesses, double share) {
       const Deadline until = Deadline::after_seconds(share * deadline.seconds_left());

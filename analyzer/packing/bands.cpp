@@ -333,10 +333,10 @@ class Tiler {
     // 4,985-item block: 1.0087x with 0.94 s, against 1.0785x by its fold; elsewhere 1.1982x with
     // 1.08 s against 1.0868x with 0.37 s, 1.1318x against 1.0875x, 1.0451x against 1.0231x, 1.2266x
     // against 1.0749x, and perfect:1000000:1:300000's 26,506-item block, whose fold had a quarter
-    // of its time). Measured at 10 s on 39 generated instances of 100,000-1,000,000 items: lower
-    // on 11 (perfect:1000000:1:300000 1.0590x -> 1.0536x, perfect:700000:2:200000 1.1263x ->
-    // 1.0876x), higher on perfect:300000:3:60000 (1.0044x -> 1.03-1.04x), the same on the rest
-    // (session 54).
+    // of its time). Measured at 10 s on 38 generated instances of 100,000-1,000,000 items: lower
+    // on 9 (perfect:1000000:1:300000 1.0590x -> 1.0536x, perfect:700000:2:200000 1.1263x ->
+    // 1.0876x), higher on perfect:300000:3:60000 (1.0044x -> 1.03-1.04x) and, within its spread,
+    // perfect:500000:2:150000; the same on the rest (session 54).
     const bool packed_by_folds = !searchable || tilings_again_;
     const auto packed = [&](const Problem& problem, std::uint64_t guesses, double share) {
       const Deadline until = Deadline::after_seconds(share * deadline.seconds_left());

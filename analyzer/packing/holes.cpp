@@ -4,8 +4,13 @@
 #include "analyzer/packing/holes.h"
 
 #include <algorithm>
+#include <array>
+#include <atomic>
 #include <bit>
+#include <exception>
 #include <numeric>
+#include <system_error>
+#include <thread>
 #include <tuple>
 #include <utility>
 
@@ -266,6 +271,46 @@ std::optional<HoleSplit> split_into_holes(std::span<const Bytes> ending,
   }
   ++split.holes;
   return split;
+}
+
+// From kHoleWorkForTwoThreads subsets (about 7 ns each: some 15 ms), a second thread takes half
+// of the times. Folding the 1,000,000 items of perfect:1000000:1:300000 within holes
+// (item_merging.h), the first round's 204,723,538 subsets took 1.4-1.5 s on one core and
+// 0.67-0.71 s on two; the fold, 3.8-4.5 s and 2.9-3.0 s (session 54). split_into_holes keeps
+// nothing between calls but thread-local buffers; each thread takes the next time not yet taken.
+std::vector<std::optional<HoleSplit>> split_into_holes_at(std::span<const TimeSides> times) {
+  std::int64_t work = 0;
+  for (const TimeSides& time : times) {
+    if (time.ending.size() <= kMaxHoleSide && time.starting.size() <= kMaxHoleSide)
+      work += (std::int64_t{1} << time.ending.size()) + (std::int64_t{1} << time.starting.size());
+  }
+  std::vector<std::optional<HoleSplit>> splits(times.size());
+  std::atomic<std::size_t> next{0};
+  std::array<std::exception_ptr, 2> errors;  // the caller's thread's, the helper's
+  const auto take_times = [&](std::exception_ptr& error) noexcept {
+    try {
+      for (std::size_t t = next++; t < times.size(); t = next++)
+        splits[t] = split_into_holes(times[t].ending, times[t].starting);
+    } catch (...) {
+      error = std::current_exception();
+      next = times.size();  // the other thread stops too
+    }
+  };
+  {
+    std::jthread helper;
+    if (work >= kHoleWorkForTwoThreads && std::thread::hardware_concurrency() >= 2) {
+      try {
+        helper = std::jthread([&] { take_times(errors[1]); });
+      } catch (const std::system_error&) {
+        // no thread: the caller's takes every time
+      }
+    }
+    take_times(errors[0]);
+  }  // joined
+  for (const std::exception_ptr& error : errors) {
+    if (error) std::rethrow_exception(error);
+  }
+  return splits;
 }
 
 }  // namespace tidepool::packing

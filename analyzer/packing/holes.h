@@ -49,4 +49,16 @@ std::optional<HoleSplit> split_into_holes(std::span<const Bytes> ending,
                                           Ambiguity ambiguity = Ambiguity::unknown,
                                           std::size_t max_side = kMaxHoleSide);
 
+// The sizes of the items ending and starting at one time.
+struct TimeSides {
+  std::span<const Bytes> ending;
+  std::span<const Bytes> starting;
+};
+
+// split_into_holes at each of `times`, in order (Ambiguity::unknown, kMaxHoleSide). Each time's
+// holes are its own, so when their subsets are many (kHoleWorkForTwoThreads) a second thread, if
+// one starts, takes half of the times; the holes are the same either way.
+inline constexpr std::int64_t kHoleWorkForTwoThreads = std::int64_t{1} << 21;
+std::vector<std::optional<HoleSplit>> split_into_holes_at(std::span<const TimeSides> times);
+
 }  // namespace tidepool::packing

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <optional>
+#include <span>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -102,8 +103,14 @@ void MergedProblem::find_holes(const std::vector<std::uint32_t>& active) {
       shares_interval[by_start[k - 1]] = 1;
     }
   }
-  std::vector<Bytes> ending;
-  std::vector<Bytes> starting;
+  // The times where holes are looked for: ending items by_end[e_first, e), starting ones
+  // by_start[s_first, s); their sizes one after the other in `sizes`. Their holes are found all at
+  // once (split_into_holes_at: on two cores where they are many).
+  struct Range {
+    std::size_t e_first, e, s_first, s;
+  };
+  std::vector<Range> ranges;
+  std::vector<Bytes> sizes;
   std::vector<Time> deferred;
   for (std::size_t s = 0, e = 0; s < by_start.size() && e < by_end.size();) {
     const Time start = nodes_[by_start[s]].live.lower;
@@ -127,15 +134,27 @@ void MergedProblem::find_holes(const std::vector<std::uint32_t>& active) {
     const std::int64_t work = (std::int64_t{1} << (s - s_first)) + (std::int64_t{1} << (e - e_first));
     if (work > hole_work_left_) continue;
     hole_work_left_ -= work;
-    ending.clear();
-    starting.clear();
-    for (std::size_t k = e_first; k < e; ++k) ending.push_back(nodes_[by_end[k]].size);
-    for (std::size_t k = s_first; k < s; ++k) starting.push_back(nodes_[by_start[k]].size);
-    const std::optional<HoleSplit> split = split_into_holes(ending, starting);
-    if (!split) continue;
-    for (std::size_t k = e_first; k < e; ++k) end_hole_[by_end[k]] = next_hole_ + split->ending[k - e_first];
-    for (std::size_t k = s_first; k < s; ++k) start_hole_[by_start[k]] = next_hole_ + split->starting[k - s_first];
-    next_hole_ += split->holes;
+    ranges.push_back({e_first, e, s_first, s});
+    for (std::size_t k = e_first; k < e; ++k) sizes.push_back(nodes_[by_end[k]].size);
+    for (std::size_t k = s_first; k < s; ++k) sizes.push_back(nodes_[by_start[k]].size);
+  }
+  // The sides as spans into `sizes`, now that it is complete.
+  std::vector<TimeSides> times;
+  times.reserve(ranges.size());
+  for (std::size_t at = 0; const Range& range : ranges) {
+    const std::span<const Bytes> ending(sizes.data() + at, range.e - range.e_first);
+    const std::span<const Bytes> starting(ending.data() + ending.size(), range.s - range.s_first);
+    times.push_back({ending, starting});
+    at += ending.size() + starting.size();
+  }
+  const std::vector<std::optional<HoleSplit>> splits = split_into_holes_at(times);
+  for (std::size_t t = 0; t < ranges.size(); ++t) {
+    if (!splits[t]) continue;
+    const Range& range = ranges[t];
+    const HoleSplit& split = *splits[t];
+    for (std::size_t k = range.e_first; k < range.e; ++k) end_hole_[by_end[k]] = next_hole_ + split.ending[k - range.e_first];
+    for (std::size_t k = range.s_first; k < range.s; ++k) start_hole_[by_start[k]] = next_hole_ + split.starting[k - range.s_first];
+    next_hole_ += split.holes;
   }
   holes_found_ = true;
   changed_times_ = std::move(deferred);

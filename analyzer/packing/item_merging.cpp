@@ -152,8 +152,10 @@ void MergedProblem::find_holes(const std::vector<std::uint32_t>& active) {
     if (!splits[t]) continue;
     const Range& range = ranges[t];
     const HoleSplit& split = *splits[t];
-    for (std::size_t k = range.e_first; k < range.e; ++k) end_hole_[by_end[k]] = next_hole_ + split.ending[k - range.e_first];
-    for (std::size_t k = range.s_first; k < range.s; ++k) start_hole_[by_start[k]] = next_hole_ + split.starting[k - range.s_first];
+    for (std::size_t k = range.e_first; k < range.e; ++k)
+      end_hole_[by_end[k]] = next_hole_ + split.ending[k - range.e_first];
+    for (std::size_t k = range.s_first; k < range.s; ++k)
+      start_hole_[by_start[k]] = next_hole_ + split.starting[k - range.s_first];
     next_hole_ += split.holes;
   }
   holes_found_ = true;

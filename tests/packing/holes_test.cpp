@@ -97,20 +97,23 @@ struct Sides {
   std::vector<Bytes> ending;
   std::vector<Bytes> starting;
 };
-Sides planted_holes(std::mt19937_64& random, std::size_t ending_count, std::size_t starting_count, Bytes range) {
+Sides planted_holes(std::mt19937_64& random, std::size_t ending_count, std::size_t starting_count,
+                    Bytes range) {
   Sides sides;
   std::vector<Bytes>& ending = sides.ending;
   std::vector<Bytes>& starting = sides.starting;
   for (std::size_t hole = 0; hole < ending_count; ++hole) {
     const std::size_t holes_after = ending_count - hole - 1;
     const std::size_t room = starting_count - starting.size() - holes_after;
-    const std::size_t parts = holes_after == 0 ? room : std::min<std::size_t>(1 + random() % 4, room);
-    Bytes left = static_cast<Bytes>(parts) + static_cast<Bytes>(random() % static_cast<std::uint64_t>(range));
+    const std::size_t parts =
+        holes_after == 0 ? room : std::min<std::size_t>(1 + random() % 4, room);
+    Bytes left = static_cast<Bytes>(parts) +
+                 static_cast<Bytes>(random() % static_cast<std::uint64_t>(range));
     ending.push_back(left);
     for (std::size_t k = parts; k > 1; --k) {
       // Positive parts, room left for the k - 1 after this one.
-      const Bytes part =
-          1 + static_cast<Bytes>(random() % static_cast<std::uint64_t>(left - static_cast<Bytes>(k) + 1));
+      const Bytes part = 1 + static_cast<Bytes>(random() % static_cast<std::uint64_t>(
+                                                               left - static_cast<Bytes>(k) + 1));
       starting.push_back(part);
       left -= part;
     }
@@ -158,7 +161,8 @@ TEST(PackingHoles, HolesAtManyTimesAreEachTimesOwn) {
     const Bytes range = random() % 3 == 0 ? 60 : Bytes{1} << 30;
     sides.push_back(planted_holes(random, ending_count, starting_count, range));
     if (random() % 10 == 0) sides.back().starting.back() += 1;  // totals differ
-    work += (std::int64_t{1} << ending_count) + (std::int64_t{1} << std::min(starting_count, kMaxHoleSide));
+    work += (std::int64_t{1} << ending_count) +
+            (std::int64_t{1} << std::min(starting_count, kMaxHoleSide));
   }
   std::vector<TimeSides> times;
   for (const Sides& time : sides) times.push_back({time.ending, time.starting});
@@ -174,8 +178,8 @@ TEST(PackingHoles, HolesAtManyTimesAreEachTimesOwn) {
     EXPECT_EQ(splits[t]->starting, alone->starting) << "time " << t;
     EXPECT_EQ(splits[t]->holes, alone->holes) << "time " << t;
   }
-  EXPECT_GT(known, times.size() / 3);      // holes to compare, not only unknowns
-  EXPECT_LT(known, times.size());          // and unknowns in between
+  EXPECT_GT(known, times.size() / 3);  // holes to compare, not only unknowns
+  EXPECT_LT(known, times.size());      // and unknowns in between
 }
 
 TEST(PackingHoles, SplitsWhereOnlyOneGroupingAddsUp) {

@@ -1,6 +1,7 @@
 // The holes at one time (see holes.h): the subset sums of both sides, matched (or, when one side
 // is far smaller, its sums looked for among the other's, meet-in-the-middle); the matches taken
-// smallest first, each kept if it contains none kept before.
+// smallest first, each kept if it contains none kept before. The holes at many times: the same at
+// each, on two threads where the subsets are many.
 #include "analyzer/packing/holes.h"
 
 #include <algorithm>

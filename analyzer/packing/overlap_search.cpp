@@ -355,7 +355,8 @@ class OverlapSearch {
       // Few offsets: every one is swept, with the slope's changes in an array instead of sorted.
       // The aligned ones are counted off, not found by division: a division per offset took a
       // tenth of the search's samples on c-2000-5 (256 grains high), where without it the search
-      // tries 1.09 times the moves in 3 s (best of three runs each; 1.01 on c-10000-5, 1.04 on c-2000-11).
+      // tries 1.09 times the moves in 3 s (best of three runs each; 1.01 on c-10000-5, 1.04 on
+      // c-2000-11).
       slope_changes_.assign(static_cast<std::size_t>(top) + 1, 0.0);
       for (const Breakpoint& at : breakpoints_) slope_changes_[static_cast<std::size_t>(at.at)] += at.change;
       std::int64_t next_aligned = 0;

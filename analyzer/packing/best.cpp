@@ -15,6 +15,7 @@
 
 #include "analyzer/packing/bands.h"
 #include "analyzer/packing/completion.h"
+#include "analyzer/packing/cores.h"
 #include "analyzer/packing/exact_search.h"
 #include "analyzer/packing/hole_sweep.h"
 #include "analyzer/packing/item_merging.h"
@@ -617,6 +618,7 @@ class Portfolio {
 Solution solve_settling(const Problem& problem, Deadline deadline, std::uint64_t first_seed,
                         unsigned cores, std::atomic<bool>& settled) {
   const StopDeadlinesWhen stopping(settled);
+  const CoreShare share(cores);
   Portfolio portfolio(problem, deadline, overlap_search_seeds(first_seed, cores));
   Solution solution = portfolio.run();
   if (solution.height <= portfolio.lowest_possible()) settled = true;
@@ -672,7 +674,7 @@ Solution solve_best(const Problem& problem, Deadline deadline) {
   const double left = deadline.seconds_left();
   const double finishing = std::min(kFinishingShare * left, kMaxFinishingSeconds);
   const Deadline solving = Deadline::after_seconds(left - finishing);
-  const unsigned cores = std::max(std::thread::hardware_concurrency(), 1U);
+  const unsigned cores = CoreShare::current();
   // Without a deadline, nothing would stop the second portfolio when the first ends.
   const bool two_orders =
       cores >= 2 && problem.items.size() <= kTwoOrdersMaxItems && !solving.is_never();

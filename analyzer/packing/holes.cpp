@@ -15,6 +15,8 @@
 #include <tuple>
 #include <utility>
 
+#include "analyzer/packing/cores.h"
+
 namespace tidepool::packing {
 namespace {
 
@@ -279,6 +281,10 @@ std::optional<HoleSplit> split_into_holes(std::span<const Bytes> ending,
 // (item_merging.h), the first round's 204,723,538 subsets took 1.4-1.5 s on one core and
 // 0.67-0.71 s on two; the fold, 3.8-4.5 s and 2.9-3.0 s (session 54). split_into_holes keeps
 // nothing between calls but thread-local buffers; each thread takes the next time not yet taken.
+bool holes_on_two_threads(std::int64_t subsets) {
+  return subsets >= kHoleWorkForTwoThreads && CoreShare::current() >= 2;
+}
+
 std::vector<std::optional<HoleSplit>> split_into_holes_at(std::span<const TimeSides> times) {
   std::int64_t work = 0;
   for (const TimeSides& time : times) {
@@ -299,7 +305,7 @@ std::vector<std::optional<HoleSplit>> split_into_holes_at(std::span<const TimeSi
   };
   {
     std::jthread helper;
-    if (work >= kHoleWorkForTwoThreads && std::thread::hardware_concurrency() >= 2) {
+    if (holes_on_two_threads(work)) {
       try {
         helper = std::jthread([&] { take_times(errors[1]); });
       } catch (const std::system_error&) {

@@ -56,9 +56,13 @@ struct TimeSides {
 };
 
 // split_into_holes at each of `times`, in order (Ambiguity::unknown, kMaxHoleSide). Each time's
-// holes are its own, so when their subsets are many (kHoleWorkForTwoThreads) a second thread, if
+// holes are its own, so when their subsets are many (holes_on_two_threads) a second thread, if
 // one starts, takes half of the times; the holes are the same either way.
 inline constexpr std::int64_t kHoleWorkForTwoThreads = std::int64_t{1} << 21;
 std::vector<std::optional<HoleSplit>> split_into_holes_at(std::span<const TimeSides> times);
+
+// Whether split_into_holes_at starts a second thread for times of `subsets` subsets in all: from
+// kHoleWorkForTwoThreads, where this thread's share of the cores (cores.h) is two or more.
+bool holes_on_two_threads(std::int64_t subsets);
 
 }  // namespace tidepool::packing

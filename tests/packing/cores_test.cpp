@@ -1,18 +1,21 @@
 // A thread's share of the cores (cores.h): the machine's where none is given, a share in force on
 // its own thread only and until it ends (nested ones too), and the holes' second thread started
 // only where the share is two cores or more.
+#include "analyzer/packing/cores.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <thread>
 
-#include "analyzer/packing/cores.h"
 #include "analyzer/packing/holes.h"
 
 namespace tidepool::packing {
 namespace {
 
-unsigned machines_cores() { return std::max(std::thread::hardware_concurrency(), 1U); }
+unsigned machines_cores() {
+  return std::max(std::thread::hardware_concurrency(), 1U);
+}
 
 TEST(PackingCores, TheMachinesCoresWhereNoShareIsGiven) {
   EXPECT_EQ(CoreShare::current(), machines_cores());

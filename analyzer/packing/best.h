@@ -28,9 +28,10 @@
 // (overlap_search.h) lowers it with the other 60%, one search per core of its share (up to two)
 // with seeds of their own, the lowest kept.
 // Up to 200,000 items, on two cores or more, and with a deadline, two such portfolios run at once,
-// on the items as given and on them shuffled, with half the cores each, and the lower packing is
-// kept: where a portfolio ends turns on the order of the items. Both stop as soon as one packs the
-// bound (a stop flag per thread: StopDeadlinesWhen in deadline.h).
+// on the items as given and on them shuffled, with half the cores each (a share per thread:
+// CoreShare in cores.h), and the lower packing is kept: where a portfolio ends turns on the order
+// of the items. Both stop as soon as one packs the bound (a stop flag per thread:
+// StopDeadlinesWhen in deadline.h). The cores are the caller's thread's share, where it has one.
 // The first greedy packing is always completed, even past the deadline.
 #pragma once
 

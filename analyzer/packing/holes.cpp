@@ -276,15 +276,15 @@ std::optional<HoleSplit> split_into_holes(std::span<const Bytes> ending,
   return split;
 }
 
+bool holes_on_two_threads(std::int64_t subsets) {
+  return subsets >= kHoleWorkForTwoThreads && CoreShare::current() >= 2;
+}
+
 // From kHoleWorkForTwoThreads subsets (about 7 ns each: some 15 ms), a second thread takes half
 // of the times. Folding the 1,000,000 items of perfect:1000000:1:300000 within holes
 // (item_merging.h), the first round's 204,723,538 subsets took 1.4-1.5 s on one core and
 // 0.67-0.71 s on two; the fold, 3.8-4.5 s and 2.9-3.0 s (session 54). split_into_holes keeps
 // nothing between calls but thread-local buffers; each thread takes the next time not yet taken.
-bool holes_on_two_threads(std::int64_t subsets) {
-  return subsets >= kHoleWorkForTwoThreads && CoreShare::current() >= 2;
-}
-
 std::vector<std::optional<HoleSplit>> split_into_holes_at(std::span<const TimeSides> times) {
   std::int64_t work = 0;
   for (const TimeSides& time : times) {

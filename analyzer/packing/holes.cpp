@@ -289,7 +289,7 @@ std::vector<std::optional<HoleSplit>> split_into_holes_at(std::span<const TimeSi
   std::int64_t work = 0;
   for (const TimeSides& time : times) {
     if (time.ending.size() <= kMaxHoleSide && time.starting.size() <= kMaxHoleSide)
-      work += (std::int64_t{1} << time.ending.size()) + (std::int64_t{1} << time.starting.size());
+      work += hole_subsets(time.ending.size(), time.starting.size());
   }
   std::vector<std::optional<HoleSplit>> splits(times.size());
   std::atomic<std::size_t> next{0};

@@ -55,6 +55,12 @@ struct TimeSides {
   std::span<const Bytes> starting;
 };
 
+// The subsets whose sums split_into_holes looks at for sides of `ending` and `starting` items
+// (each at most kMaxHoleSide): what callers budget, and split_into_holes_at's measure of its work.
+constexpr std::int64_t hole_subsets(std::size_t ending, std::size_t starting) {
+  return (std::int64_t{1} << ending) + (std::int64_t{1} << starting);
+}
+
 // split_into_holes at each of `times`, in order (Ambiguity::unknown, kMaxHoleSide). Each time's
 // holes are its own, so when their subsets are many (holes_on_two_threads) a second thread, if
 // one starts, takes half of the times; the holes are the same either way.

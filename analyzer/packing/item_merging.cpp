@@ -131,7 +131,7 @@ void MergedProblem::find_holes(const std::vector<std::uint32_t>& active) {
       continue;
     }
     if (s - s_first > kMaxHoleSide || e - e_first > kMaxHoleSide) continue;
-    const std::int64_t work = (std::int64_t{1} << (s - s_first)) + (std::int64_t{1} << (e - e_first));
+    const std::int64_t work = hole_subsets(e - e_first, s - s_first);
     if (work > hole_work_left_) continue;
     hole_work_left_ -= work;
     ranges.push_back({e_first, e, s_first, s});

@@ -45,6 +45,10 @@ constexpr int kMaxFailedAttempts = 100;
 constexpr std::int64_t kRowByRowHeight = std::int64_t{1} << 22;
 // Breakpoints are sorted by radix from this many (sort_breakpoints).
 constexpr std::size_t kRadixSortFrom = 256;
+// An item's sorted breakpoints are kept until one of its neighbours moves or the height changes
+// (in a move's neighbour lists or at a lowering), up to this many breakpoints in all (16 bytes each),
+// since between moves most items looked at again have only had their pairs' weights changed.
+constexpr std::size_t kMaxKeptBreakpoints = std::size_t{1} << 22;
 // The deadline is read once per this many moves tried.
 constexpr int kTriesPerClockRead = 64;
 
@@ -87,6 +91,8 @@ class OverlapSearch {
     link_neighbours(problem);
     conflicts_.assign(n, 0);
     queued_.assign(n, false);
+    kept_.resize(n);
+    kept_stale_.assign(n, true);
   }
 
   // The lowest packing found, in grains, if lower than the start. Stops early when `target_packed`
@@ -173,6 +179,7 @@ class OverlapSearch {
       y_[i] = y / alignment_[i] * alignment_[i];
     }
     recount();
+    kept_stale_.assign(kept_stale_.size(), true);
     queue_.clear();
     queued_.assign(queued_.size(), false);
     for (std::size_t i = 0; i < y_.size(); ++i) {
@@ -302,6 +309,16 @@ class OverlapSearch {
     if (conflicts_[i] > 0) push(i);
   }
 
+  // Where the slope of an item's weighted overlap changes, by its neighbour's weighted common time
+  // times `sign`.
+  struct Breakpoint {
+    std::int64_t at;
+    std::uint32_t neighbour;  // in the item's list
+    std::int32_t sign;
+  };
+  // The signs of a neighbour's four breakpoints, in order: rising, flat, falling, zero.
+  static constexpr double kSlopeChangeSigns[4] = {1, -1, -1, 1};
+
   struct BestOffset {
     std::int64_t y;
     double overlap;  // weighted, at y
@@ -312,30 +329,36 @@ class OverlapSearch {
   // random), that overlap, and the item's where it is (read off the same sweep). Each neighbour
   // adds a trapezoid in y: rising by its weight from where the two begin to share grains, flat
   // while the smaller is inside the larger, falling to where they part; the sum is swept over the
-  // breakpoints, and on each linear piece the aligned ends are the candidates.
+  // breakpoints, and on each linear piece the aligned ends are the candidates. A breakpoint names
+  // its neighbour, whose weight it takes when swept, so that sorted breakpoints can be kept.
   BestOffset best_offset(std::size_t i) {
     const std::int64_t size = size_[i];
     const std::int64_t top = (height_ - size) / alignment_[i] * alignment_[i];
+    const bool sorted_kept = !kept_stale_[i];
     breakpoints_.clear();
+    weighted_time_.resize(neighbours_[i].size());
     double value = 0;
     double slope = 0;
-    for (const Neighbour& pair : neighbours_[i]) {
+    for (std::uint32_t n = 0; n < neighbours_[i].size(); ++n) {
+      const Neighbour& pair = neighbours_[i][n];
       const std::int64_t y = y_[pair.item];
       const std::int64_t other = size_[pair.item];
       const std::int64_t inside = std::min(size, other);
       const std::int64_t at[4] = {y - size, y - size + inside, y + other - inside, y + other};
       if (at[3] <= 0 || at[0] >= top) continue;
       const double c = pair.weight * pair.common_time;
-      const double change[4] = {c, -c, -c, c};
+      weighted_time_[n] = c;
       value += c * static_cast<double>(common_grains(0, size, y, other));
       for (int k = 0; k < 4; ++k) {
+        const double sign = kSlopeChangeSigns[k];
         if (at[k] <= 0) {
-          slope += change[k];
-        } else if (at[k] < top) {
-          breakpoints_.push_back({at[k], change[k]});
+          slope += sign * c;
+        } else if (at[k] < top && !sorted_kept) {
+          breakpoints_.push_back({at[k], n, static_cast<std::int32_t>(sign)});
         }
       }
     }
+    const auto change = [&](const Breakpoint& at) { return at.sign * weighted_time_[at.neighbour]; };
     std::int64_t best_y = 0;
     double least = value;
     std::uint64_t ties = 1;
@@ -351,14 +374,15 @@ class OverlapSearch {
     const std::int64_t align = alignment_[i];
     const std::int64_t here = y_[i];
     double now = 0;
-    if (top <= kDenseSweepShare * static_cast<std::int64_t>(breakpoints_.size())) {
+    std::span<const Breakpoint> sorted = kept_[i];
+    if (!sorted_kept && top <= kDenseSweepShare * static_cast<std::int64_t>(breakpoints_.size())) {
       // Few offsets: every one is swept, with the slope's changes in an array instead of sorted.
       // The aligned ones are counted off, not found by division: a division per offset took a
       // tenth of the search's samples on c-2000-5 (256 grains high), where without it the search
       // tries 1.09 times the moves in 3 s (best of three runs each; 1.01 on c-10000-5, 1.04 on
       // c-2000-11).
       slope_changes_.assign(static_cast<std::size_t>(top) + 1, 0.0);
-      for (const Breakpoint& at : breakpoints_) slope_changes_[static_cast<std::size_t>(at.at)] += at.change;
+      for (const Breakpoint& at : breakpoints_) slope_changes_[static_cast<std::size_t>(at.at)] += change(at);
       std::int64_t next_aligned = 0;
       for (std::int64_t y = 0; y <= top; ++y) {
         slope += slope_changes_[static_cast<std::size_t>(y)];
@@ -371,12 +395,15 @@ class OverlapSearch {
       }
       return {best_y, least, now};
     }
-    sort_breakpoints(top);
+    if (!sorted_kept) {
+      sort_breakpoints(top);
+      sorted = keep_sorted(i);
+    }
     std::int64_t y = 0;
     std::size_t k = 0;
     while (y < top) {
       // [y, end] is linear with `slope`; its aligned ends are the candidates.
-      const std::int64_t end = k < breakpoints_.size() ? breakpoints_[k].at : top;
+      const std::int64_t end = k < sorted.size() ? sorted[k].at : top;
       const std::int64_t first = (y + align - 1) / align * align;
       const std::int64_t last = end / align * align;
       if (first <= end) consider(first, value + slope * static_cast<double>(first - y));
@@ -384,7 +411,7 @@ class OverlapSearch {
       if (y <= here && here <= end) now = value + slope * static_cast<double>(here - y);
       value += slope * static_cast<double>(end - y);
       y = end;
-      while (k < breakpoints_.size() && breakpoints_[k].at == y) slope += breakpoints_[k++].change;
+      while (k < sorted.size() && sorted[k].at == y) slope += change(sorted[k++]);
     }
     if (top == 0) {
       consider(0, value);
@@ -417,10 +444,25 @@ class OverlapSearch {
     }
   }
 
+  // Item i's breakpoints just sorted, kept while the room for them allows (its old ones given
+  // back first); those kept, or else the scratch they are in.
+  std::span<const Breakpoint> keep_sorted(std::size_t i) {
+    kept_breakpoints_ -= kept_[i].size();
+    if (kept_breakpoints_ + breakpoints_.size() > kMaxKeptBreakpoints) {
+      std::vector<Breakpoint>().swap(kept_[i]);
+      return breakpoints_;
+    }
+    kept_[i].assign(breakpoints_.begin(), breakpoints_.end());
+    kept_breakpoints_ += breakpoints_.size();
+    kept_stale_[i] = false;
+    return kept_[i];
+  }
+
   void move(std::size_t i, std::int64_t y) {
     const bool was_conflicting = conflicts_[i] > 0;
     for (const Neighbour& pair : neighbours_[i]) {
       const std::size_t j = pair.item;
+      kept_stale_[j] = true;
       const bool before = common_grains(y_[i], size_[i], y_[j], size_[j]) > 0;
       const bool after = common_grains(y, size_[i], y_[j], size_[j]) > 0;
       const int counted = int{after} - int{before};
@@ -459,10 +501,6 @@ class OverlapSearch {
     std::ranges::shuffle(queue_, rng_);
   }
 
-  struct Breakpoint {
-    std::int64_t at;
-    double change;  // of the slope
-  };
 
   const Bytes grain_;
   std::mt19937_64 rng_;
@@ -474,6 +512,10 @@ class OverlapSearch {
   std::vector<bool> queued_;
   std::vector<Breakpoint> breakpoints_;
   std::vector<Breakpoint> sorted_;  // sort_breakpoints' scratch
+  std::vector<double> weighted_time_;  // best_offset's: by neighbour, weight x common time
+  std::vector<std::vector<Breakpoint>> kept_;  // by item, sorted (keep_sorted)
+  std::vector<bool> kept_stale_;               // by item: whether kept_ is not its breakpoints now
+  std::size_t kept_breakpoints_ = 0;           // in kept_, all items
   std::vector<double> length_;     // each item's live time
   std::vector<double> occupancy_;  // by row: the live time of the items in it
   struct FillChange {

@@ -46,8 +46,8 @@ constexpr std::int64_t kRowByRowHeight = std::int64_t{1} << 22;
 // Breakpoints are sorted by radix from this many (sort_breakpoints).
 constexpr std::size_t kRadixSortFrom = 256;
 // An item's sorted breakpoints are kept until one of its neighbours moves or the height changes
-// (in a move's neighbour lists or at a lowering), up to this many breakpoints in all (16 bytes each),
-// since between moves most items looked at again have only had their pairs' weights changed.
+// (in a move's neighbour lists or at a lowering), up to this many breakpoints in all (16 bytes
+// each), since between moves most items looked at again have only had their pairs' weights changed.
 constexpr std::size_t kMaxKeptBreakpoints = std::size_t{1} << 22;
 // The deadline is read once per this many moves tried.
 constexpr int kTriesPerClockRead = 64;
@@ -358,7 +358,9 @@ class OverlapSearch {
         }
       }
     }
-    const auto change = [&](const Breakpoint& at) { return at.sign * weighted_time_[at.neighbour]; };
+    const auto change = [&](const Breakpoint& at) {
+      return at.sign * weighted_time_[at.neighbour];
+    };
     std::int64_t best_y = 0;
     double least = value;
     std::uint64_t ties = 1;
@@ -382,7 +384,8 @@ class OverlapSearch {
       // tries 1.09 times the moves in 3 s (best of three runs each; 1.01 on c-10000-5, 1.04 on
       // c-2000-11).
       slope_changes_.assign(static_cast<std::size_t>(top) + 1, 0.0);
-      for (const Breakpoint& at : breakpoints_) slope_changes_[static_cast<std::size_t>(at.at)] += change(at);
+      for (const Breakpoint& at : breakpoints_)
+        slope_changes_[static_cast<std::size_t>(at.at)] += change(at);
       std::int64_t next_aligned = 0;
       for (std::int64_t y = 0; y <= top; ++y) {
         slope += slope_changes_[static_cast<std::size_t>(y)];
@@ -501,7 +504,6 @@ class OverlapSearch {
     std::ranges::shuffle(queue_, rng_);
   }
 
-
   const Bytes grain_;
   std::mt19937_64 rng_;
   std::vector<std::int64_t> size_, alignment_, y_;  // in grains
@@ -512,7 +514,7 @@ class OverlapSearch {
   std::vector<bool> queued_;
   std::vector<Breakpoint> breakpoints_;
   std::vector<Breakpoint> sorted_;  // sort_breakpoints' scratch
-  std::vector<double> weighted_time_;  // best_offset's: by neighbour, weight x common time
+  std::vector<double> weighted_time_;          // best_offset's: by neighbour, weight x common time
   std::vector<std::vector<Breakpoint>> kept_;  // by item, sorted (keep_sorted)
   std::vector<bool> kept_stale_;               // by item: whether kept_ is not its breakpoints now
   std::size_t kept_breakpoints_ = 0;           // in kept_, all items

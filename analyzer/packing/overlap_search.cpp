@@ -13,6 +13,7 @@
 #include <utility>
 
 #include "analyzer/packing/orders.h"
+#include "analyzer/packing/overlap_breakpoints.h"
 
 namespace tidepool::packing {
 namespace {
@@ -43,11 +44,8 @@ constexpr int kMaxFailedAttempts = 100;
 // at the rows where the fill changes (a sort of the items' bottoms and tops): an instance 2^32 bytes
 // high on a grain of one byte cannot have a double per row (std::bad_alloc until session 32).
 constexpr std::int64_t kRowByRowHeight = std::int64_t{1} << 22;
-// Breakpoints are sorted by radix from this many (sort_breakpoints).
-constexpr std::size_t kRadixSortFrom = 256;
-// An item's sorted breakpoints are kept until one of its neighbours moves or the height changes
-// (in a move's neighbour lists or at a lowering), up to this many breakpoints in all (16 bytes
-// each), since between moves most items looked at again have only had their pairs' weights changed.
+// Each item's sorted breakpoints are kept (overlap_breakpoints.h), up to this many in all (16
+// bytes each: 64 MB).
 constexpr std::size_t kMaxKeptBreakpoints = std::size_t{1} << 22;
 // The deadline is read once per this many moves tried.
 constexpr int kTriesPerClockRead = 64;
@@ -72,7 +70,7 @@ std::int64_t common_grains(std::int64_t y, std::int64_t size, std::int64_t y_oth
 class OverlapSearch {
  public:
   OverlapSearch(const Problem& problem, std::span<const Bytes> offsets, Bytes target, std::uint64_t seed)
-      : grain_(granularity(problem)), rng_(seed) {
+      : grain_(granularity(problem)), rng_(seed), kept_(problem.items.size(), kMaxKeptBreakpoints) {
     const std::size_t n = problem.items.size();
     size_.resize(n);
     alignment_.resize(n);
@@ -91,8 +89,6 @@ class OverlapSearch {
     link_neighbours(problem);
     conflicts_.assign(n, 0);
     queued_.assign(n, false);
-    kept_.resize(n);
-    kept_stale_.assign(n, true);
   }
 
   // The lowest packing found, in grains, if lower than the start. Stops early when `target_packed`
@@ -179,7 +175,7 @@ class OverlapSearch {
       y_[i] = y / alignment_[i] * alignment_[i];
     }
     recount();
-    kept_stale_.assign(kept_stale_.size(), true);
+    kept_.forget_all();
     queue_.clear();
     queued_.assign(queued_.size(), false);
     for (std::size_t i = 0; i < y_.size(); ++i) {
@@ -309,15 +305,8 @@ class OverlapSearch {
     if (conflicts_[i] > 0) push(i);
   }
 
-  // Where the slope of an item's weighted overlap changes, by its neighbour's weighted common time
-  // times `sign`.
-  struct Breakpoint {
-    std::int64_t at;
-    std::uint32_t neighbour;  // in the item's list
-    std::int32_t sign;
-  };
-  // The signs of a neighbour's four breakpoints, in order: rising, flat, falling, zero.
-  static constexpr double kSlopeChangeSigns[4] = {1, -1, -1, 1};
+  // The signs of a neighbour's four breakpoints, in order (Breakpoint::sign).
+  static constexpr std::array<std::int32_t, 4> kSlopeChangeSigns = {1, -1, -1, 1};
 
   struct BestOffset {
     std::int64_t y;
@@ -334,33 +323,48 @@ class OverlapSearch {
   BestOffset best_offset(std::size_t i) {
     const std::int64_t size = size_[i];
     const std::int64_t top = (height_ - size) / alignment_[i] * alignment_[i];
-    const bool sorted_kept = !kept_stale_[i];
+    const bool kept = kept_.kept(i);
     breakpoints_.clear();
     weighted_time_.resize(neighbours_[i].size());
+    // Neighbour n's breakpoints (all four), and whether it shares offsets under the top at all.
+    const auto breakpoints_of = [&](std::uint32_t n, std::array<std::int64_t, 4>& at) {
+      const std::int64_t y = y_[neighbours_[i][n].item];
+      const std::int64_t other = size_[neighbours_[i][n].item];
+      const std::int64_t inside = std::min(size, other);
+      at = {y - size, y - size + inside, y + other - inside, y + other};
+      return at[3] > 0 && at[0] < top;
+    };
+    std::array<std::int64_t, 4> at{};
     double value = 0;
     double slope = 0;
+    std::size_t under_top = 0;  // breakpoints in (0, top)
     for (std::uint32_t n = 0; n < neighbours_[i].size(); ++n) {
+      if (!breakpoints_of(n, at)) continue;
       const Neighbour& pair = neighbours_[i][n];
-      const std::int64_t y = y_[pair.item];
-      const std::int64_t other = size_[pair.item];
-      const std::int64_t inside = std::min(size, other);
-      const std::int64_t at[4] = {y - size, y - size + inside, y + other - inside, y + other};
-      if (at[3] <= 0 || at[0] >= top) continue;
       const double c = pair.weight * pair.common_time;
       weighted_time_[n] = c;
-      value += c * static_cast<double>(common_grains(0, size, y, other));
-      for (int k = 0; k < 4; ++k) {
-        const double sign = kSlopeChangeSigns[k];
+      value += c * static_cast<double>(common_grains(0, size, y_[pair.item], size_[pair.item]));
+      for (std::size_t k = 0; k < 4; ++k) {
         if (at[k] <= 0) {
-          slope += sign * c;
-        } else if (at[k] < top && !sorted_kept) {
-          breakpoints_.push_back({at[k], n, static_cast<std::int32_t>(sign)});
+          slope += kSlopeChangeSigns[k] * c;
+        } else if (at[k] < top) {
+          ++under_top;
+          if (!kept) breakpoints_.push_back({at[k], n, kSlopeChangeSigns[k]});
         }
       }
     }
-    const auto change = [&](const Breakpoint& at) {
-      return at.sign * weighted_time_[at.neighbour];
-    };
+    std::span<const Breakpoint> sorted;
+    if (kept) {  // the moved neighbours' breakpoints now, merged into the kept ones
+      for (const std::uint32_t n : kept_.moved(i)) {
+        if (!breakpoints_of(n, at)) continue;
+        for (std::size_t k = 0; k < 4; ++k) {
+          if (at[k] > 0 && at[k] < top) breakpoints_.push_back({at[k], n, kSlopeChangeSigns[k]});
+        }
+      }
+      sort_breakpoints(breakpoints_, top, scratch_);
+      sorted = kept_.patch(i, breakpoints_);
+    }
+    const auto change = [&](const Breakpoint& at) { return at.sign * weighted_time_[at.neighbour]; };
     std::int64_t best_y = 0;
     double least = value;
     std::uint64_t ties = 1;
@@ -376,15 +380,14 @@ class OverlapSearch {
     const std::int64_t align = alignment_[i];
     const std::int64_t here = y_[i];
     double now = 0;
-    std::span<const Breakpoint> sorted = kept_[i];
-    if (!sorted_kept && top <= kDenseSweepShare * static_cast<std::int64_t>(breakpoints_.size())) {
+    if (top <= kDenseSweepShare * static_cast<std::int64_t>(under_top)) {
       // Few offsets: every one is swept, with the slope's changes in an array instead of sorted.
       // The aligned ones are counted off, not found by division: a division per offset took a
       // tenth of the search's samples on c-2000-5 (256 grains high), where without it the search
       // tries 1.09 times the moves in 3 s (best of three runs each; 1.01 on c-10000-5, 1.04 on
       // c-2000-11).
       slope_changes_.assign(static_cast<std::size_t>(top) + 1, 0.0);
-      for (const Breakpoint& at : breakpoints_)
+      for (const Breakpoint& at : kept ? sorted : breakpoints_)
         slope_changes_[static_cast<std::size_t>(at.at)] += change(at);
       std::int64_t next_aligned = 0;
       for (std::int64_t y = 0; y <= top; ++y) {
@@ -398,9 +401,9 @@ class OverlapSearch {
       }
       return {best_y, least, now};
     }
-    if (!sorted_kept) {
-      sort_breakpoints(top);
-      sorted = keep_sorted(i);
+    if (!kept) {
+      sort_breakpoints(breakpoints_, top, scratch_);
+      sorted = kept_.keep(i, breakpoints_);
     }
     std::int64_t y = 0;
     std::size_t k = 0;
@@ -423,49 +426,11 @@ class OverlapSearch {
     return {best_y, least, now};
   }
 
-  // Sorts the breakpoints by offset (all in [0, top)); from kRadixSortFrom of them, a byte at a
-  // time from the least significant, skipping the bytes they all share: the sort is most of a
-  // move's cost on instances many grains high, and std::sort of the thousand or so breakpoints of
-  // an item there took half of the search's time (c-2000-2, 2^20 grains high: 4 times as many moves
-  // tried in 6 s without). On a few dozen, the passes over 256 buckets cost more than std::sort.
-  void sort_breakpoints(std::int64_t top) {
-    if (breakpoints_.size() < kRadixSortFrom) {
-      std::ranges::sort(breakpoints_, {}, &Breakpoint::at);
-      return;
-    }
-    sorted_.resize(breakpoints_.size());
-    for (int shift = 0; (top >> shift) != 0; shift += 8) {
-      std::array<std::size_t, 257> next{};
-      for (const Breakpoint& at : breakpoints_)
-        ++next[static_cast<std::size_t>((at.at >> shift) & 0xff) + 1];
-      if (std::ranges::find(next, breakpoints_.size()) != next.end())
-        continue;  // all in one bucket
-      std::partial_sum(next.begin(), next.end(), next.begin());
-      for (const Breakpoint& at : breakpoints_)
-        sorted_[next[static_cast<std::size_t>((at.at >> shift) & 0xff)]++] = at;
-      breakpoints_.swap(sorted_);
-    }
-  }
-
-  // Item i's breakpoints just sorted, kept while the room for them allows (its old ones given
-  // back first); those kept, or else the scratch they are in.
-  std::span<const Breakpoint> keep_sorted(std::size_t i) {
-    kept_breakpoints_ -= kept_[i].size();
-    if (kept_breakpoints_ + breakpoints_.size() > kMaxKeptBreakpoints) {
-      std::vector<Breakpoint>().swap(kept_[i]);
-      return breakpoints_;
-    }
-    kept_[i].assign(breakpoints_.begin(), breakpoints_.end());
-    kept_breakpoints_ += breakpoints_.size();
-    kept_stale_[i] = false;
-    return kept_[i];
-  }
-
   void move(std::size_t i, std::int64_t y) {
     const bool was_conflicting = conflicts_[i] > 0;
     for (const Neighbour& pair : neighbours_[i]) {
       const std::size_t j = pair.item;
-      kept_stale_[j] = true;
+      kept_.neighbour_moved(j, pair.back);
       const bool before = common_grains(y_[i], size_[i], y_[j], size_[j]) > 0;
       const bool after = common_grains(y, size_[i], y_[j], size_[j]) > 0;
       const int counted = int{after} - int{before};
@@ -513,11 +478,9 @@ class OverlapSearch {
   std::vector<std::size_t> queue_;     // overlapping items to try moving
   std::vector<bool> queued_;
   std::vector<Breakpoint> breakpoints_;
-  std::vector<Breakpoint> sorted_;  // sort_breakpoints' scratch
-  std::vector<double> weighted_time_;          // best_offset's: by neighbour, weight x common time
-  std::vector<std::vector<Breakpoint>> kept_;  // by item, sorted (keep_sorted)
-  std::vector<bool> kept_stale_;               // by item: whether kept_ is not its breakpoints now
-  std::size_t kept_breakpoints_ = 0;           // in kept_, all items
+  std::vector<Breakpoint> scratch_;    // sort_breakpoints'
+  std::vector<double> weighted_time_;  // best_offset's: by neighbour, weight x common time
+  KeptBreakpoints kept_;
   std::vector<double> length_;     // each item's live time
   std::vector<double> occupancy_;  // by row: the live time of the items in it
   struct FillChange {

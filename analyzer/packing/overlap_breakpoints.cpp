@@ -30,7 +30,8 @@ void sort_breakpoints(std::vector<Breakpoint>& breakpoints, std::int64_t top,
   scratch.resize(breakpoints.size());
   for (int shift = 0; (top >> shift) != 0; shift += 8) {
     std::array<std::size_t, 257> next{};
-    for (const Breakpoint& at : breakpoints) ++next[static_cast<std::size_t>((at.at >> shift) & 0xff) + 1];
+    for (const Breakpoint& at : breakpoints)
+      ++next[static_cast<std::size_t>((at.at >> shift) & 0xff) + 1];
     if (std::ranges::find(next, breakpoints.size()) != next.end()) continue;  // all in one bucket
     std::partial_sum(next.begin(), next.end(), next.begin());
     for (const Breakpoint& at : breakpoints)
@@ -65,7 +66,8 @@ std::span<const std::uint32_t> KeptBreakpoints::moved(std::size_t i) {
   return moved.first(state.moved_count);
 }
 
-std::span<const Breakpoint> KeptBreakpoints::patch(std::size_t i, std::span<const Breakpoint> fresh) {
+std::span<const Breakpoint> KeptBreakpoints::patch(std::size_t i,
+                                                   std::span<const Breakpoint> fresh) {
   State& state = state_[i];
   std::vector<Breakpoint>& list = lists_[i];
   if (state.moved_count == 0) return list;
@@ -88,7 +90,8 @@ std::span<const Breakpoint> KeptBreakpoints::patch(std::size_t i, std::span<cons
   return list;
 }
 
-std::span<const Breakpoint> KeptBreakpoints::keep(std::size_t i, std::span<const Breakpoint> sorted) {
+std::span<const Breakpoint> KeptBreakpoints::keep(std::size_t i,
+                                                  std::span<const Breakpoint> sorted) {
   std::vector<Breakpoint>& list = lists_[i];
   kept_ -= list.size();
   if (kept_ + sorted.size() > max_kept_) {

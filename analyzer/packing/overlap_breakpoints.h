@@ -67,9 +67,9 @@ class KeptBreakpoints {
   };
   std::vector<std::vector<Breakpoint>> lists_;
   std::vector<State> state_;
-  std::vector<Breakpoint> merged_;    // patch's scratch
-  std::vector<bool> moved_mark_;      // patch's: by neighbour, whether it moved
-  std::size_t kept_ = 0;              // breakpoints in lists_
+  std::vector<Breakpoint> merged_;  // patch's scratch
+  std::vector<bool> moved_mark_;    // patch's: by neighbour, whether it moved
+  std::size_t kept_ = 0;            // breakpoints in lists_
   std::size_t max_kept_;
 };
 

@@ -69,7 +69,8 @@ std::int64_t common_grains(std::int64_t y, std::int64_t size, std::int64_t y_oth
 
 class OverlapSearch {
  public:
-  OverlapSearch(const Problem& problem, std::span<const Bytes> offsets, Bytes target, std::uint64_t seed)
+  OverlapSearch(const Problem& problem, std::span<const Bytes> offsets, Bytes target,
+                std::uint64_t seed)
       : grain_(granularity(problem)), rng_(seed), kept_(problem.items.size(), kMaxKeptBreakpoints) {
     const std::size_t n = problem.items.size();
     size_.resize(n);
@@ -364,7 +365,9 @@ class OverlapSearch {
       sort_breakpoints(breakpoints_, top, scratch_);
       sorted = kept_.patch(i, breakpoints_);
     }
-    const auto change = [&](const Breakpoint& at) { return at.sign * weighted_time_[at.neighbour]; };
+    const auto change = [&](const Breakpoint& at) {
+      return at.sign * weighted_time_[at.neighbour];
+    };
     std::int64_t best_y = 0;
     double least = value;
     std::uint64_t ties = 1;

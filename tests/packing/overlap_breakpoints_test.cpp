@@ -16,7 +16,8 @@ constexpr std::int32_t kSigns[4] = {1, -1, -1, 1};
 
 // The four breakpoints of each neighbour, at offsets below `top` drawn from `rng` (few distinct,
 // so that many fall at one offset), listed by neighbour as the search lists them.
-std::vector<Breakpoint> breakpoints_of(const std::vector<std::int64_t>& bottoms, std::int64_t spread) {
+std::vector<Breakpoint> breakpoints_of(const std::vector<std::int64_t>& bottoms,
+                                       std::int64_t spread) {
   std::vector<Breakpoint> breakpoints;
   for (std::uint32_t n = 0; n < bottoms.size(); ++n) {
     for (int k = 0; k < 4; ++k) breakpoints.push_back({bottoms[n] + k * spread, n, kSigns[k]});
@@ -35,12 +36,14 @@ TEST(PackingOverlapBreakpoints, BothSortsOrderByOffsetThenNeighbour) {
   for (const std::size_t neighbours : {10, 100, 1000}) {  // std::sort below 256, radix above
     std::vector<std::int64_t> bottoms(neighbours);
     for (std::int64_t& bottom : bottoms) bottom = static_cast<std::int64_t>(rng() % 50) * 1'000'003;
-    const std::vector<Breakpoint> result = sorted(breakpoints_of(bottoms, 2'000'006), std::int64_t{1} << 40);
+    const std::vector<Breakpoint> result =
+        sorted(breakpoints_of(bottoms, 2'000'006), std::int64_t{1} << 40);
     ASSERT_EQ(result.size(), 4 * neighbours);
     for (std::size_t k = 1; k < result.size(); ++k) {
       const Breakpoint& a = result[k - 1];
       const Breakpoint& b = result[k];
-      ASSERT_TRUE(a.at < b.at || (a.at == b.at && a.neighbour <= b.neighbour)) << neighbours << " at " << k;
+      ASSERT_TRUE(a.at < b.at || (a.at == b.at && a.neighbour <= b.neighbour))
+          << neighbours << " at " << k;
     }
   }
 }
@@ -73,7 +76,8 @@ TEST(PackingOverlapBreakpoints, APatchedListIsTheListSortedAgain) {
       sort_breakpoints(fresh, top, scratch);
       const std::span<const Breakpoint> patched = kept.patch(0, fresh);
       const std::vector<Breakpoint> again = sorted(breakpoints_of(bottoms, 15'838), top);
-      ASSERT_EQ(std::vector(patched.begin(), patched.end()), again) << neighbours << " round " << round;
+      ASSERT_EQ(std::vector(patched.begin(), patched.end()), again)
+          << neighbours << " round " << round;
       EXPECT_TRUE(kept.moved(0).empty());
     }
   }

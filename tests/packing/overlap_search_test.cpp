@@ -57,7 +57,8 @@ TEST(PackingOverlapSearch, LowersAStackOnAFineGrain) {
                                            Deadline::after_seconds(600), 1);
     ASSERT_TRUE(lowered.has_value()) << "seed " << seed;
     expect_valid(problem, *lowered);
-    EXPECT_LE(height_of(problem, *lowered), instance.optimum + instance.optimum / 10) << "seed " << seed;
+    EXPECT_LE(height_of(problem, *lowered), instance.optimum + instance.optimum / 10)
+        << "seed " << seed;
   }
 }
 

@@ -43,6 +43,12 @@ namespace {
 constexpr int kMaxFolds = 4;
 constexpr std::size_t kMaxBlockItems = 50'000;
 constexpr double kLargeFoldTimelines = 11;
+// A second fold of a block too large to search begins only while its time is at least this many
+// times what the first fold took: it takes about as long, and then the packings of both folds share
+// what is left. perfect:1000000:1:300000 at 10 s folds its 1,000,000 items within holes in 2.4-2.6
+// s, with 4.4-4.8 s left; when the second fold began (2.2 s, 5,755 items, no tiling), the first
+// fold's packing had 0.77 s (1.0643 twice), and 3.9-4.2 s when it did not (1.0536; session 56).
+constexpr double kRefoldTimes = 2;
 // When a block has a packing already, the block packer is not begun with less than this many
 // times its timeline's build time left (its first pass always ends in a complete packing: on that
 // 512,444-item block, 4 timelines past the deadline).
@@ -271,8 +277,10 @@ class Tiler {
     // Past the deadline (the split stopped there), straight to the packer: folding is not stopped
     // by deadlines.
     const bool searchable = block.items.size() <= kMaxBlockItems;
+    double fold_seconds = 0;  // the last fold's
     const auto fold_fits = [&] {
-      return searchable || deadline.seconds_left() >= kLargeFoldTimelines * timeline_seconds;
+      const double left = deadline.seconds_left();
+      return searchable || (left >= kLargeFoldTimelines * timeline_seconds && left >= kRefoldTimes * fold_seconds);
     };
     const bool try_tiling = no_slack && !deadline.passed() && fold_fits();
     if (try_tiling) {
@@ -291,9 +299,9 @@ class Tiler {
           if (!fold_fits()) break;
           const Deadline::Clock::time_point fold_started = Deadline::Clock::now();
           MergedProblem folded(block, stacking);
+          fold_seconds = Deadline::seconds_since(fold_started);
           if (folded.problem().items.size() == block.items.size()) continue;
           if (tilings_again_ && folds_nearly_nothing(folded, block)) continue;
-          const double fold_seconds = Deadline::seconds_since(fold_started);
           const double left = deadline.seconds_left();
           const Deadline share = Deadline::after_seconds(std::max(
               kTilingFoldShare * left, std::min(kTilingPerFoldSecond * fold_seconds, left / 2)));

@@ -280,7 +280,8 @@ class Tiler {
     double fold_seconds = 0;  // the last fold's
     const auto fold_fits = [&] {
       const double left = deadline.seconds_left();
-      return searchable || (left >= kLargeFoldTimelines * timeline_seconds && left >= kRefoldTimes * fold_seconds);
+      return searchable || (left >= kLargeFoldTimelines * timeline_seconds &&
+                            left >= kRefoldTimes * fold_seconds);
     };
     const bool try_tiling = no_slack && !deadline.passed() && fold_fits();
     if (try_tiling) {

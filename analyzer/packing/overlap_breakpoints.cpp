@@ -7,7 +7,8 @@
 namespace tidepool::packing {
 namespace {
 
-// Breakpoints are sorted by radix from this many.
+// Breakpoints are sorted by radix from this many, and kept from this many: fewer are sorted again
+// in about the time it takes to keep and patch them.
 constexpr std::size_t kRadixSortFrom = 256;
 
 bool before(const Breakpoint& a, const Breakpoint& b) {
@@ -41,7 +42,7 @@ void sort_breakpoints(std::vector<Breakpoint>& breakpoints, std::int64_t top,
 }
 
 KeptBreakpoints::KeptBreakpoints(std::size_t items, std::size_t max_kept)
-    : lists_(items), state_(items), max_kept_(max_kept) {}
+    : lists_(items), state_(items), moved_(items), max_kept_(max_kept) {}
 
 void KeptBreakpoints::forget_all() {
   for (State& state : state_) state = {};
@@ -54,12 +55,12 @@ void KeptBreakpoints::neighbour_moved(std::size_t i, std::uint32_t neighbour) {
     state.kept = false;
     return;
   }
-  state.moved[state.moved_count++] = neighbour;
+  moved_[i][state.moved_count++] = neighbour;
 }
 
 std::span<const std::uint32_t> KeptBreakpoints::moved(std::size_t i) {
   State& state = state_[i];
-  const auto moved = std::span(state.moved).first(state.moved_count);
+  const auto moved = std::span(moved_[i]).first(state.moved_count);
   std::ranges::sort(moved);
   const auto repeated = std::ranges::unique(moved);
   state.moved_count = static_cast<std::uint8_t>(repeated.begin() - moved.begin());
@@ -94,7 +95,7 @@ std::span<const Breakpoint> KeptBreakpoints::keep(std::size_t i,
                                                   std::span<const Breakpoint> sorted) {
   std::vector<Breakpoint>& list = lists_[i];
   kept_ -= list.size();
-  if (kept_ + sorted.size() > max_kept_) {
+  if (sorted.size() < kRadixSortFrom || kept_ + sorted.size() > max_kept_) {
     std::vector<Breakpoint>().swap(list);
     state_[i] = {};
     return sorted;

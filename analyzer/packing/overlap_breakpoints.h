@@ -23,12 +23,12 @@
 
 namespace tidepool::packing {
 
-// Where the slope of an item's weighted overlap changes: by `sign` times its neighbour's weight x
-// common time. In order, a neighbour's four signs are +1, -1, -1, +1.
+// Where the slope of an item's weighted overlap changes by its neighbour's weight x common time:
+// up, or down where it `falls` (in order, a neighbour's four breakpoints: up, down, down, up).
 struct Breakpoint {
   std::int64_t at;
   std::uint32_t neighbour;  // in the item's list of neighbours
-  std::int32_t sign;
+  std::uint32_t falls;  // 0 or 1
   bool operator==(const Breakpoint&) const = default;
 };
 
@@ -37,7 +37,8 @@ struct Breakpoint {
 void sort_breakpoints(std::vector<Breakpoint>& breakpoints, std::int64_t top,
                       std::vector<Breakpoint>& scratch);
 
-// Each item's sorted breakpoints, up to `max_kept` of them in all.
+// Each item's sorted breakpoints, where it has at least 256 (fewer are sorted again in about the
+// time it takes to keep and patch them), up to `max_kept` in all.
 class KeptBreakpoints {
  public:
   // A list with more neighbours moved than this is sorted again from scratch.
@@ -62,13 +63,15 @@ class KeptBreakpoints {
   std::span<const Breakpoint> keep(std::size_t i, std::span<const Breakpoint> sorted);
 
  private:
+  // Apart from the moved neighbours (read only where a list is kept): every neighbour of an item
+  // that moves is looked up here.
   struct State {
     bool kept = false;
     std::uint8_t moved_count = 0;
-    std::array<std::uint32_t, kMaxMovedNeighbours> moved;
   };
   std::vector<std::vector<Breakpoint>> lists_;
   std::vector<State> state_;
+  std::vector<std::array<std::uint32_t, kMaxMovedNeighbours>> moved_;
   std::vector<Breakpoint> merged_;  // patch's scratch
   std::vector<bool> moved_mark_;    // patch's: by neighbour, whether it moved
   std::size_t kept_ = 0;            // breakpoints in lists_

@@ -306,8 +306,8 @@ class OverlapSearch {
     if (conflicts_[i] > 0) push(i);
   }
 
-  // The signs of a neighbour's four breakpoints, in order (Breakpoint::sign).
-  static constexpr std::array<std::int32_t, 4> kSlopeChangeSigns = {1, -1, -1, 1};
+  // Where a neighbour's four breakpoints, in order, have the slope fall (Breakpoint::falls).
+  static constexpr std::array<std::uint32_t, 4> kSlopeFalls = {0, 1, 1, 0};
 
   struct BestOffset {
     std::int64_t y;
@@ -326,11 +326,13 @@ class OverlapSearch {
     const std::int64_t top = (height_ - size) / alignment_[i] * alignment_[i];
     const bool kept = kept_.kept(i);
     breakpoints_.clear();
-    weighted_time_.resize(neighbours_[i].size());
+    const std::span<const Neighbour> neighbours = neighbours_[i];  // held: push_back may reload
+    if (signed_weights_.size() < 2 * neighbours.size()) signed_weights_.resize(2 * neighbours.size());
+    double* const signed_weights = signed_weights_.data();
     // Neighbour n's breakpoints (all four), and whether it shares offsets under the top at all.
     const auto breakpoints_of = [&](std::uint32_t n, std::array<std::int64_t, 4>& at) {
-      const std::int64_t y = y_[neighbours_[i][n].item];
-      const std::int64_t other = size_[neighbours_[i][n].item];
+      const std::int64_t y = y_[neighbours[n].item];
+      const std::int64_t other = size_[neighbours[n].item];
       const std::int64_t inside = std::min(size, other);
       at = {y - size, y - size + inside, y + other - inside, y + other};
       return at[3] > 0 && at[0] < top;
@@ -339,18 +341,20 @@ class OverlapSearch {
     double value = 0;
     double slope = 0;
     std::size_t under_top = 0;  // breakpoints in (0, top)
-    for (std::uint32_t n = 0; n < neighbours_[i].size(); ++n) {
+    for (std::uint32_t n = 0; n < neighbours.size(); ++n) {
       if (!breakpoints_of(n, at)) continue;
-      const Neighbour& pair = neighbours_[i][n];
+      const Neighbour& pair = neighbours[n];
       const double c = pair.weight * pair.common_time;
-      weighted_time_[n] = c;
+      signed_weights[2 * n] = c;
+      signed_weights[2 * n + 1] = -c;
+      const double change[4] = {c, -c, -c, c};
       value += c * static_cast<double>(common_grains(0, size, y_[pair.item], size_[pair.item]));
       for (std::size_t k = 0; k < 4; ++k) {
         if (at[k] <= 0) {
-          slope += kSlopeChangeSigns[k] * c;
+          slope += change[k];
         } else if (at[k] < top) {
           ++under_top;
-          if (!kept) breakpoints_.push_back({at[k], n, kSlopeChangeSigns[k]});
+          if (!kept) breakpoints_.push_back({at[k], n, kSlopeFalls[k]});
         }
       }
     }
@@ -359,14 +363,14 @@ class OverlapSearch {
       for (const std::uint32_t n : kept_.moved(i)) {
         if (!breakpoints_of(n, at)) continue;
         for (std::size_t k = 0; k < 4; ++k) {
-          if (at[k] > 0 && at[k] < top) breakpoints_.push_back({at[k], n, kSlopeChangeSigns[k]});
+          if (at[k] > 0 && at[k] < top) breakpoints_.push_back({at[k], n, kSlopeFalls[k]});
         }
       }
       sort_breakpoints(breakpoints_, top, scratch_);
       sorted = kept_.patch(i, breakpoints_);
     }
     const auto change = [&](const Breakpoint& at) {
-      return at.sign * weighted_time_[at.neighbour];
+      return signed_weights[2 * at.neighbour + at.falls];
     };
     std::int64_t best_y = 0;
     double least = value;
@@ -487,7 +491,7 @@ class OverlapSearch {
   std::vector<bool> queued_;
   std::vector<Breakpoint> breakpoints_;
   std::vector<Breakpoint> scratch_;    // sort_breakpoints'
-  std::vector<double> weighted_time_;  // best_offset's: by neighbour, weight x common time
+  std::vector<double> signed_weights_;  // best_offset's: by neighbour, weight x common time and its negative
   KeptBreakpoints kept_;
   std::vector<double> length_;     // each item's live time
   std::vector<double> occupancy_;  // by row: the live time of the items in it

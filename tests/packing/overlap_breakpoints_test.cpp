@@ -12,7 +12,7 @@
 namespace tidepool::packing {
 namespace {
 
-constexpr std::int32_t kSigns[4] = {1, -1, -1, 1};
+constexpr std::uint32_t kFalls[4] = {0, 1, 1, 0};
 
 // The four breakpoints of each neighbour, at offsets below `top` drawn from `rng` (few distinct,
 // so that many fall at one offset), listed by neighbour as the search lists them.
@@ -20,7 +20,7 @@ std::vector<Breakpoint> breakpoints_of(const std::vector<std::int64_t>& bottoms,
                                        std::int64_t spread) {
   std::vector<Breakpoint> breakpoints;
   for (std::uint32_t n = 0; n < bottoms.size(); ++n) {
-    for (int k = 0; k < 4; ++k) breakpoints.push_back({bottoms[n] + k * spread, n, kSigns[k]});
+    for (int k = 0; k < 4; ++k) breakpoints.push_back({bottoms[n] + k * spread, n, kFalls[k]});
   }
   return breakpoints;
 }
@@ -29,6 +29,14 @@ std::vector<Breakpoint> sorted(std::vector<Breakpoint> breakpoints, std::int64_t
   std::vector<Breakpoint> scratch;
   sort_breakpoints(breakpoints, top, scratch);
   return breakpoints;
+}
+
+// The sorted breakpoints of `neighbours` neighbours one apart (lists of fewer than 256 are not
+// kept: sorted again, they cost about what keeping them does).
+std::vector<Breakpoint> list_of(std::size_t neighbours) {
+  std::vector<std::int64_t> bottoms(neighbours);
+  for (std::size_t n = 0; n < neighbours; ++n) bottoms[n] = static_cast<std::int64_t>(n);
+  return sorted(breakpoints_of(bottoms, 1'000), 10'000);
 }
 
 TEST(PackingOverlapBreakpoints, BothSortsOrderByOffsetThenNeighbour) {
@@ -52,7 +60,7 @@ TEST(PackingOverlapBreakpoints, BothSortsOrderByOffsetThenNeighbour) {
 // from scratch, entry for entry.
 TEST(PackingOverlapBreakpoints, APatchedListIsTheListSortedAgain) {
   std::mt19937_64 rng(2);
-  for (const std::size_t neighbours : {20, 600}) {
+  for (const std::size_t neighbours : {64, 600}) {
     const std::int64_t top = std::int64_t{1} << 33;
     std::vector<std::int64_t> bottoms(neighbours);
     for (std::int64_t& bottom : bottoms) bottom = static_cast<std::int64_t>(rng() % 40) * 7'919;
@@ -70,7 +78,7 @@ TEST(PackingOverlapBreakpoints, APatchedListIsTheListSortedAgain) {
       }
       std::vector<Breakpoint> fresh;
       for (const std::uint32_t n : kept.moved(0)) {
-        for (int k = 0; k < 4; ++k) fresh.push_back({bottoms[n] + k * 15'838, n, kSigns[k]});
+        for (int k = 0; k < 4; ++k) fresh.push_back({bottoms[n] + k * 15'838, n, kFalls[k]});
       }
       std::vector<Breakpoint> scratch;
       sort_breakpoints(fresh, top, scratch);
@@ -84,16 +92,16 @@ TEST(PackingOverlapBreakpoints, APatchedListIsTheListSortedAgain) {
 }
 
 TEST(PackingOverlapBreakpoints, MovedNeighboursAreListedOnceInOrder) {
-  KeptBreakpoints kept(1, 100);
-  kept.keep(0, sorted(breakpoints_of({5, 6, 7, 8}, 1), 100));
+  KeptBreakpoints kept(1, 1'000);
+  kept.keep(0, list_of(64));
   for (const std::uint32_t n : {3, 1, 3, 0}) kept.neighbour_moved(0, n);
   const std::span<const std::uint32_t> moved = kept.moved(0);
   EXPECT_EQ(std::vector(moved.begin(), moved.end()), (std::vector<std::uint32_t>{0, 1, 3}));
 }
 
 TEST(PackingOverlapBreakpoints, TooManyMovedNeighboursOrANewHeightDropTheList) {
-  const std::vector<Breakpoint> list = sorted(breakpoints_of({1, 2, 3}, 1), 100);
-  KeptBreakpoints kept(2, 100);
+  const std::vector<Breakpoint> list = list_of(64);
+  KeptBreakpoints kept(2, 1'000);
   kept.keep(0, list);
   kept.keep(1, list);
   for (std::size_t m = 0; m < KeptBreakpoints::kMaxMovedNeighbours; ++m) kept.neighbour_moved(0, 0);
@@ -108,19 +116,22 @@ TEST(PackingOverlapBreakpoints, TooManyMovedNeighboursOrANewHeightDropTheList) {
 }
 
 TEST(PackingOverlapBreakpoints, ListsAreKeptOnlyWhileThereIsRoom) {
-  const std::vector<Breakpoint> list = sorted(breakpoints_of({1, 2, 3}, 1), 100);  // 12
-  KeptBreakpoints kept(3, 30);
+  const std::vector<Breakpoint> list = list_of(64);     // 256
+  const std::vector<Breakpoint> longer = list_of(80);   // 320
+  const std::vector<Breakpoint> short_one = list_of(63);  // 252: never kept
+  KeptBreakpoints kept(3, 800);
   EXPECT_EQ(kept.keep(0, list).data(), kept.keep(0, list).data());  // kept again in its place
-  kept.keep(1, list);
-  const std::span<const Breakpoint> third = kept.keep(2, list);
+  kept.keep(1, longer);
+  const std::span<const Breakpoint> third = kept.keep(2, list);  // 256 + 320 + 256 > 800
   EXPECT_TRUE(kept.kept(0));
   EXPECT_TRUE(kept.kept(1));
   EXPECT_FALSE(kept.kept(2));
   EXPECT_EQ(third.data(), list.data());  // not kept: the caller's
-  const std::vector<Breakpoint> shorter(list.begin(), list.begin() + 4);
-  kept.keep(1, shorter);  // 12 + 4: room for the third again
-  kept.keep(2, shorter);
+  kept.keep(1, list);  // 256 + 256: room for the third again
+  kept.keep(2, list);
   EXPECT_TRUE(kept.kept(2));
+  EXPECT_EQ(kept.keep(0, short_one).data(), short_one.data());
+  EXPECT_FALSE(kept.kept(0));
 }
 
 }  // namespace

@@ -28,7 +28,7 @@ namespace tidepool::packing {
 struct Breakpoint {
   std::int64_t at;
   std::uint32_t neighbour;  // in the item's list of neighbours
-  std::uint32_t falls;  // 0 or 1
+  std::uint32_t falls;      // 0 or 1
   bool operator==(const Breakpoint&) const = default;
 };
 

@@ -327,7 +327,8 @@ class OverlapSearch {
     const bool kept = kept_.kept(i);
     breakpoints_.clear();
     const std::span<const Neighbour> neighbours = neighbours_[i];  // held: push_back may reload
-    if (signed_weights_.size() < 2 * neighbours.size()) signed_weights_.resize(2 * neighbours.size());
+    if (signed_weights_.size() < 2 * neighbours.size())
+      signed_weights_.resize(2 * neighbours.size());
     double* const signed_weights = signed_weights_.data();
     // Neighbour n's breakpoints (all four), and whether it shares offsets under the top at all.
     const auto breakpoints_of = [&](std::uint32_t n, std::array<std::int64_t, 4>& at) {
@@ -491,7 +492,8 @@ class OverlapSearch {
   std::vector<bool> queued_;
   std::vector<Breakpoint> breakpoints_;
   std::vector<Breakpoint> scratch_;    // sort_breakpoints'
-  std::vector<double> signed_weights_;  // best_offset's: by neighbour, weight x common time and its negative
+  std::vector<double>
+      signed_weights_;  // best_offset's: by neighbour, weight x common time and its negative
   KeptBreakpoints kept_;
   std::vector<double> length_;     // each item's live time
   std::vector<double> occupancy_;  // by row: the live time of the items in it

@@ -116,8 +116,8 @@ TEST(PackingOverlapBreakpoints, TooManyMovedNeighboursOrANewHeightDropTheList) {
 }
 
 TEST(PackingOverlapBreakpoints, ListsAreKeptOnlyWhileThereIsRoom) {
-  const std::vector<Breakpoint> list = list_of(64);     // 256
-  const std::vector<Breakpoint> longer = list_of(80);   // 320
+  const std::vector<Breakpoint> list = list_of(64);       // 256
+  const std::vector<Breakpoint> longer = list_of(80);     // 320
   const std::vector<Breakpoint> short_one = list_of(63);  // 252: never kept
   KeptBreakpoints kept(3, 800);
   EXPECT_EQ(kept.keep(0, list).data(), kept.keep(0, list).data());  // kept again in its place
@@ -127,7 +127,7 @@ TEST(PackingOverlapBreakpoints, ListsAreKeptOnlyWhileThereIsRoom) {
   EXPECT_TRUE(kept.kept(1));
   EXPECT_FALSE(kept.kept(2));
   EXPECT_EQ(third.data(), list.data());  // not kept: the caller's
-  kept.keep(1, list);  // 256 + 256: room for the third again
+  kept.keep(1, list);                    // 256 + 256: room for the third again
   kept.keep(2, list);
   EXPECT_TRUE(kept.kept(2));
   EXPECT_EQ(kept.keep(0, short_one).data(), short_one.data());

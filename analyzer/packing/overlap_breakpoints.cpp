@@ -85,7 +85,7 @@ std::span<const Breakpoint> KeptBreakpoints::patch(std::size_t i,
   }
   merged_.insert(merged_.end(), next, fresh.end());
   for (const std::uint32_t neighbour : moved(i)) moved_mark_[neighbour] = false;
-  kept_ = kept_ - list.size() + merged_.size();
+  total_kept_ = total_kept_ - list.size() + merged_.size();
   list.swap(merged_);
   state.moved_count = 0;
   return list;
@@ -94,14 +94,14 @@ std::span<const Breakpoint> KeptBreakpoints::patch(std::size_t i,
 std::span<const Breakpoint> KeptBreakpoints::keep(std::size_t i,
                                                   std::span<const Breakpoint> sorted) {
   std::vector<Breakpoint>& list = lists_[i];
-  kept_ -= list.size();
-  if (sorted.size() < kRadixSortFrom || kept_ + sorted.size() > max_kept_) {
+  total_kept_ -= list.size();
+  if (sorted.size() < kRadixSortFrom || total_kept_ + sorted.size() > max_kept_) {
     std::vector<Breakpoint>().swap(list);
     state_[i] = {};
     return sorted;
   }
   list.assign(sorted.begin(), sorted.end());
-  kept_ += sorted.size();
+  total_kept_ += sorted.size();
   state_[i] = {.kept = true};
   return list;
 }

@@ -331,47 +331,47 @@ class OverlapSearch {
       signed_weights_.resize(2 * neighbours.size());
     double* const signed_weights = signed_weights_.data();
     // Neighbour n's breakpoints (all four), and whether it shares offsets under the top at all.
-    const auto breakpoints_of = [&](std::uint32_t n, std::array<std::int64_t, 4>& at) {
+    const auto breakpoints_of = [&](std::uint32_t n, std::array<std::int64_t, 4>& points) {
       const std::int64_t y = y_[neighbours[n].item];
       const std::int64_t other = size_[neighbours[n].item];
       const std::int64_t inside = std::min(size, other);
-      at = {y - size, y - size + inside, y + other - inside, y + other};
-      return at[3] > 0 && at[0] < top;
+      points = {y - size, y - size + inside, y + other - inside, y + other};
+      return points[3] > 0 && points[0] < top;
     };
-    std::array<std::int64_t, 4> at{};
+    std::array<std::int64_t, 4> points{};
     double value = 0;
     double slope = 0;
     std::size_t under_top = 0;  // breakpoints in (0, top)
     for (std::uint32_t n = 0; n < neighbours.size(); ++n) {
-      if (!breakpoints_of(n, at)) continue;
+      if (!breakpoints_of(n, points)) continue;
       const Neighbour& pair = neighbours[n];
       const double c = pair.weight * pair.common_time;
       signed_weights[2 * n] = c;
       signed_weights[2 * n + 1] = -c;
-      const double change[4] = {c, -c, -c, c};
+      const double slope_change[4] = {c, -c, -c, c};
       value += c * static_cast<double>(common_grains(0, size, y_[pair.item], size_[pair.item]));
       for (std::size_t k = 0; k < 4; ++k) {
-        if (at[k] <= 0) {
-          slope += change[k];
-        } else if (at[k] < top) {
+        if (points[k] <= 0) {
+          slope += slope_change[k];
+        } else if (points[k] < top) {
           ++under_top;
-          if (!kept) breakpoints_.push_back({at[k], n, kSlopeFalls[k]});
+          if (!kept) breakpoints_.push_back({points[k], n, kSlopeFalls[k]});
         }
       }
     }
     std::span<const Breakpoint> sorted;
     if (kept) {  // the moved neighbours' breakpoints now, merged into the kept ones
       for (const std::uint32_t n : kept_.moved(i)) {
-        if (!breakpoints_of(n, at)) continue;
+        if (!breakpoints_of(n, points)) continue;
         for (std::size_t k = 0; k < 4; ++k) {
-          if (at[k] > 0 && at[k] < top) breakpoints_.push_back({at[k], n, kSlopeFalls[k]});
+          if (points[k] > 0 && points[k] < top) breakpoints_.push_back({points[k], n, kSlopeFalls[k]});
         }
       }
       sort_breakpoints(breakpoints_, top, scratch_);
       sorted = kept_.patch(i, breakpoints_);
     }
-    const auto change = [&](const Breakpoint& at) {
-      return signed_weights[2 * at.neighbour + at.falls];
+    const auto change = [&](const Breakpoint& point) {
+      return signed_weights[2 * point.neighbour + point.falls];
     };
     std::int64_t best_y = 0;
     double least = value;

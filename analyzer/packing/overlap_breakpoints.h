@@ -74,7 +74,7 @@ class KeptBreakpoints {
   std::vector<std::array<std::uint32_t, kMaxMovedNeighbours>> moved_;
   std::vector<Breakpoint> merged_;  // patch's scratch
   std::vector<bool> moved_mark_;    // patch's: by neighbour, whether it moved
-  std::size_t total_kept_ = 0;            // breakpoints in lists_
+  std::size_t total_kept_ = 0;      // breakpoints in lists_
   std::size_t max_kept_;
 };
 

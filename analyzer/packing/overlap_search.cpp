@@ -364,7 +364,8 @@ class OverlapSearch {
       for (const std::uint32_t n : kept_.moved(i)) {
         if (!breakpoints_of(n, points)) continue;
         for (std::size_t k = 0; k < 4; ++k) {
-          if (points[k] > 0 && points[k] < top) breakpoints_.push_back({points[k], n, kSlopeFalls[k]});
+          if (points[k] > 0 && points[k] < top)
+            breakpoints_.push_back({points[k], n, kSlopeFalls[k]});
         }
       }
       sort_breakpoints(breakpoints_, top, scratch_);

@@ -14,8 +14,8 @@ namespace {
 
 constexpr std::uint32_t kFalls[4] = {0, 1, 1, 0};
 
-// The four breakpoints of each neighbour, at offsets below `top` drawn from `rng` (few distinct,
-// so that many fall at one offset), listed by neighbour as the search lists them.
+// The four breakpoints of each neighbour, from its bottom up in steps of `spread` (bottoms that
+// repeat put many at one offset), listed by neighbour as the search lists them.
 std::vector<Breakpoint> breakpoints_of(const std::vector<std::int64_t>& bottoms,
                                        std::int64_t spread) {
   std::vector<Breakpoint> breakpoints;

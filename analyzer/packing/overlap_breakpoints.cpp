@@ -72,7 +72,8 @@ std::span<const Breakpoint> KeptBreakpoints::patch(std::size_t i,
   State& state = state_[i];
   std::vector<Breakpoint>& list = lists_[i];
   if (state.moved_count == 0) return list;
-  for (const std::uint32_t neighbour : moved(i)) {
+  const std::span<const std::uint32_t> moved_neighbours = moved(i);
+  for (const std::uint32_t neighbour : moved_neighbours) {
     if (neighbour >= moved_mark_.size()) moved_mark_.resize(neighbour + 1);
     moved_mark_[neighbour] = true;
   }
@@ -84,7 +85,7 @@ std::span<const Breakpoint> KeptBreakpoints::patch(std::size_t i,
     merged_.push_back(at);
   }
   merged_.insert(merged_.end(), next, fresh.end());
-  for (const std::uint32_t neighbour : moved(i)) moved_mark_[neighbour] = false;
+  for (const std::uint32_t neighbour : moved_neighbours) moved_mark_[neighbour] = false;
   total_kept_ = total_kept_ - list.size() + merged_.size();
   list.swap(merged_);
   state.moved_count = 0;

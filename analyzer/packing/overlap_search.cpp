@@ -90,6 +90,7 @@ class OverlapSearch {
     link_neighbours(problem);
     conflicts_.assign(n, 0);
     queued_.assign(n, false);
+    swept_every_offset_.assign(n, false);
   }
 
   // The lowest packing found, in grains, if lower than the start. Stops early when `target_packed`
@@ -325,7 +326,12 @@ class OverlapSearch {
     const std::int64_t size = size_[i];
     const std::int64_t top = (height_ - size) / alignment_[i] * alignment_[i];
     const bool kept = kept_.kept(i);
+    // Guessed from the item's last look: its offsets are all swept, and the slope's changes are
+    // added up by offset while the neighbours are read instead of listed first (listing and then
+    // adding them up was a fifth of the search's samples on c-10000-8, 256 grains high).
+    const bool adding_up = !kept && swept_every_offset_[i];
     breakpoints_.clear();
+    if (adding_up) slope_changes_.assign(static_cast<std::size_t>(top) + 1, 0.0);
     const std::span<const Neighbour> neighbours = neighbours_[i];  // held: push_back may reload
     if (signed_weights_.size() < 2 * neighbours.size())
       signed_weights_.resize(2 * neighbours.size());
@@ -339,6 +345,13 @@ class OverlapSearch {
       return points[3] > 0 && points[0] < top;
     };
     std::array<std::int64_t, 4> points{};
+    // Lists neighbour n's breakpoints in (0, top).
+    const auto list_breakpoints = [&](std::uint32_t n) {
+      if (!breakpoints_of(n, points)) return;
+      for (std::size_t k = 0; k < 4; ++k) {
+        if (points[k] > 0 && points[k] < top) breakpoints_.push_back({points[k], n, kSlopeFalls[k]});
+      }
+    };
     double value = 0;
     double slope = 0;
     std::size_t under_top = 0;  // breakpoints in (0, top)
@@ -348,26 +361,28 @@ class OverlapSearch {
       const double c = pair.weight * pair.common_time;
       signed_weights[2 * n] = c;
       signed_weights[2 * n + 1] = -c;
-      const double slope_change[4] = {c, -c, -c, c};
       value += c * static_cast<double>(common_grains(0, size, y_[pair.item], size_[pair.item]));
       for (std::size_t k = 0; k < 4; ++k) {
+        const double change = signed_weights[2 * n + kSlopeFalls[k]];
         if (points[k] <= 0) {
-          slope += slope_change[k];
+          slope += change;
         } else if (points[k] < top) {
           ++under_top;
-          if (!kept) breakpoints_.push_back({points[k], n, kSlopeFalls[k]});
-        }
-      }
-    }
-    std::span<const Breakpoint> sorted;
-    if (kept) {  // the moved neighbours' breakpoints now, merged into the kept ones
-      for (const std::uint32_t n : kept_.moved(i)) {
-        if (!breakpoints_of(n, points)) continue;
-        for (std::size_t k = 0; k < 4; ++k) {
-          if (points[k] > 0 && points[k] < top)
+          if (adding_up)
+            slope_changes_[static_cast<std::size_t>(points[k])] += change;
+          else if (!kept)
             breakpoints_.push_back({points[k], n, kSlopeFalls[k]});
         }
       }
+    }
+    const bool every_offset = top <= kDenseSweepShare * static_cast<std::int64_t>(under_top);
+    swept_every_offset_[i] = every_offset;
+    if (adding_up && !every_offset) {  // guessed wrong: listed after all
+      for (std::uint32_t n = 0; n < neighbours.size(); ++n) list_breakpoints(n);
+    }
+    std::span<const Breakpoint> sorted;
+    if (kept) {  // the moved neighbours' breakpoints now, merged into the kept ones
+      for (const std::uint32_t n : kept_.moved(i)) list_breakpoints(n);
       sort_breakpoints(breakpoints_, top, scratch_);
       sorted = kept_.patch(i, breakpoints_);
     }
@@ -389,15 +404,17 @@ class OverlapSearch {
     const std::int64_t align = alignment_[i];
     const std::int64_t here = y_[i];
     double now = 0;
-    if (top <= kDenseSweepShare * static_cast<std::int64_t>(under_top)) {
+    if (every_offset) {
       // Few offsets: every one is swept, with the slope's changes in an array instead of sorted.
       // The aligned ones are counted off, not found by division: a division per offset took a
       // tenth of the search's samples on c-2000-5 (256 grains high), where without it the search
       // tries 1.09 times the moves in 3 s (best of three runs each; 1.01 on c-10000-5, 1.04 on
       // c-2000-11).
-      slope_changes_.assign(static_cast<std::size_t>(top) + 1, 0.0);
-      for (const Breakpoint& at : kept ? sorted : breakpoints_)
-        slope_changes_[static_cast<std::size_t>(at.at)] += change(at);
+      if (!adding_up) {
+        slope_changes_.assign(static_cast<std::size_t>(top) + 1, 0.0);
+        for (const Breakpoint& at : kept ? sorted : breakpoints_)
+          slope_changes_[static_cast<std::size_t>(at.at)] += change(at);
+      }
       std::int64_t next_aligned = 0;
       for (std::int64_t y = 0; y <= top; ++y) {
         slope += slope_changes_[static_cast<std::size_t>(y)];
@@ -458,27 +475,30 @@ class OverlapSearch {
     y_[i] = y;
   }
 
-  // At a local minimum: every overlapping pair weighs more, the most overlapping by 1.
+  // At a local minimum: every overlapping pair weighs more, the most overlapping by 1. The pairs
+  // are found in one pass and listed (looked for again in a second pass, they were a fifth of the
+  // search's samples on c-10000-8, 256 grains high).
   void weigh_overlapping_pairs() {
     double most = 0;
+    overlapping_.clear();
     for (std::size_t i = 0; i < y_.size(); ++i) {
       if (conflicts_[i] == 0) continue;
-      for (const Neighbour& pair : neighbours_[i]) {
-        if (pair.item < i) continue;
-        most = std::max(most, pair.common_time * static_cast<double>(common_grains(y_[i], size_[i], y_[pair.item], size_[pair.item])));
-      }
-    }
-    for (std::size_t i = 0; i < y_.size(); ++i) {
-      if (conflicts_[i] == 0) continue;
-      for (Neighbour& pair : neighbours_[i]) {
+      const std::span<const Neighbour> neighbours = neighbours_[i];
+      for (std::uint32_t n = 0; n < neighbours.size(); ++n) {
+        const Neighbour& pair = neighbours[n];
         if (pair.item < i) continue;
         const double overlap = pair.common_time * static_cast<double>(common_grains(y_[i], size_[i], y_[pair.item], size_[pair.item]));
         if (overlap == 0) continue;
-        pair.weight += overlap / most;
-        neighbours_[pair.item][pair.back].weight = pair.weight;
-        push(i);
-        push(pair.item);
+        most = std::max(most, overlap);
+        overlapping_.push_back({static_cast<std::uint32_t>(i), n, overlap});
       }
+    }
+    for (const OverlappingPair& overlapping : overlapping_) {
+      Neighbour& pair = neighbours_[overlapping.item][overlapping.neighbour];
+      pair.weight += overlapping.overlap / most;
+      neighbours_[pair.item][pair.back].weight = pair.weight;
+      push(overlapping.item);
+      push(pair.item);
     }
     std::ranges::shuffle(queue_, rng_);
   }
@@ -491,6 +511,12 @@ class OverlapSearch {
   std::size_t conflicting_items_ = 0;  // items with conflicts
   std::vector<std::size_t> queue_;     // overlapping items to try moving
   std::vector<bool> queued_;
+  struct OverlappingPair {
+    std::uint32_t item;
+    std::uint32_t neighbour;  // in the item's list
+    double overlap;           // common time x common grains
+  };
+  std::vector<OverlappingPair> overlapping_;  // weigh_overlapping_pairs'
   std::vector<Breakpoint> breakpoints_;
   std::vector<Breakpoint> scratch_;    // sort_breakpoints'
   std::vector<double>
@@ -506,6 +532,7 @@ class OverlapSearch {
   std::vector<FillChange> changes_;  // on instances higher than kRowByRowHeight
   std::vector<std::int64_t> starts_;  // the bands' first rows looked at there
   std::vector<double> slope_changes_;  // by offset, when every offset is swept
+  std::vector<bool> swept_every_offset_;  // by item, at its last look (best_offset's guess)
   std::int64_t height_ = 0, target_ = 0, band_ = 1;
   std::vector<std::int64_t> packed_;  // the lowest packing found
   std::int64_t packed_height_ = 0;

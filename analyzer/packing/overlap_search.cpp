@@ -349,7 +349,8 @@ class OverlapSearch {
     const auto list_breakpoints = [&](std::uint32_t n) {
       if (!breakpoints_of(n, points)) return;
       for (std::size_t k = 0; k < 4; ++k) {
-        if (points[k] > 0 && points[k] < top) breakpoints_.push_back({points[k], n, kSlopeFalls[k]});
+        if (points[k] > 0 && points[k] < top)
+          breakpoints_.push_back({points[k], n, kSlopeFalls[k]});
       }
     };
     double value = 0;

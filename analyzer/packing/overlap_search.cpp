@@ -271,15 +271,20 @@ class OverlapSearch {
     }
   }
 
+  // Each pair looked at once, from its first item (at each lowering, the whole instance's pairs).
   void recount() {
-    conflicting_items_ = 0;
+    std::ranges::fill(conflicts_, 0);
     for (std::size_t i = 0; i < y_.size(); ++i) {
-      conflicts_[i] = 0;
+      int conflicts = 0;
       for (const Neighbour& pair : neighbours_[i]) {
-        conflicts_[i] += common_grains(y_[i], size_[i], y_[pair.item], size_[pair.item]) > 0;
+        if (pair.item < i) continue;
+        const bool overlapping = common_grains(y_[i], size_[i], y_[pair.item], size_[pair.item]) > 0;
+        conflicts += overlapping;
+        conflicts_[pair.item] += overlapping;
       }
-      conflicting_items_ += conflicts_[i] > 0;
+      conflicts_[i] += conflicts;
     }
+    conflicting_items_ = static_cast<std::size_t>(std::ranges::count_if(conflicts_, [](int c) { return c > 0; }));
   }
 
   void push(std::size_t i) {

@@ -278,13 +278,15 @@ class OverlapSearch {
       int conflicts = 0;
       for (const Neighbour& pair : neighbours_[i]) {
         if (pair.item < i) continue;
-        const bool overlapping = common_grains(y_[i], size_[i], y_[pair.item], size_[pair.item]) > 0;
+        const bool overlapping =
+            common_grains(y_[i], size_[i], y_[pair.item], size_[pair.item]) > 0;
         conflicts += overlapping;
         conflicts_[pair.item] += overlapping;
       }
       conflicts_[i] += conflicts;
     }
-    conflicting_items_ = static_cast<std::size_t>(std::ranges::count_if(conflicts_, [](int c) { return c > 0; }));
+    conflicting_items_ =
+        static_cast<std::size_t>(std::ranges::count_if(conflicts_, [](int c) { return c > 0; }));
   }
 
   void push(std::size_t i) {

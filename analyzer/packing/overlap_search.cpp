@@ -484,8 +484,8 @@ class OverlapSearch {
   }
 
   // At a local minimum: every overlapping pair weighs more, the most overlapping by 1. The pairs
-  // are found in one pass and listed (looked for again in a second pass, they were a fifth of the
-  // search's samples on c-10000-8, 256 grains high).
+  // are listed in one pass (found in two, once for the largest overlap and again to weigh them,
+  // this was a fifth of the search's samples on c-10000-8, 256 grains high).
   void weigh_overlapping_pairs() {
     double most = 0;
     overlapping_.clear();

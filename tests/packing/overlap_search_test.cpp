@@ -62,6 +62,24 @@ TEST(PackingOverlapSearch, LowersAStackOnAFineGrain) {
   }
 }
 
+// A few hundred grains high: most looks sweep every offset, adding the slope's changes up as the
+// neighbours are read where the item's last look did so, and listing them first otherwise (or after
+// all, where that guess is wrong). Counted once, in these three searches: 1.1 M looks added up,
+// 1.6 M listed, 824 guessed wrong. Within 1% of the optimum (seed 1 gives up at 258 grains, 2 and 3
+// reach 256); with the changes not added up, the searches do not end within their minute.
+TEST(PackingOverlapSearch, LowersAStackAFewGrainsHigh) {
+  for (const std::uint64_t seed : {1, 2, 3}) {
+    const PerfectInstance instance = generate_perfect(30, seed, 256, 15);
+    const Problem& problem = instance.problem;
+    const auto lowered = lower_by_overlaps(problem, stacked_offsets(problem), instance.optimum,
+                                           Deadline::after_seconds(60), 1);
+    ASSERT_TRUE(lowered.has_value()) << "seed " << seed;
+    expect_valid(problem, *lowered);
+    EXPECT_LE(height_of(problem, *lowered), instance.optimum + instance.optimum / 100)
+        << "seed " << seed;
+  }
+}
+
 // Sizes of 1-3 and alignments of 4 (the grain is 1): every offset the search gives is aligned.
 TEST(PackingOverlapSearch, KeepsOffsetsAligned) {
   Problem problem;

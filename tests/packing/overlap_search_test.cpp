@@ -66,7 +66,7 @@ TEST(PackingOverlapSearch, LowersAStackOnAFineGrain) {
 // neighbours are read where the item's last look did so, and listing them first otherwise (or after
 // all, where that guess is wrong). Counted once, in these three searches: 1.1 M looks added up,
 // 1.6 M listed, 824 guessed wrong. Within 1% of the optimum (seed 1 gives up at 258 grains, 2 and 3
-// reach 256); with the changes not added up, the searches do not end within their minute.
+// reach 256); with the changes that are added up left out, the searches do not end in their minute.
 TEST(PackingOverlapSearch, LowersAStackAFewGrainsHigh) {
   for (const std::uint64_t seed : {1, 2, 3}) {
     const PerfectInstance instance = generate_perfect(30, seed, 256, 15);

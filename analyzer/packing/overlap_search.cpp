@@ -91,7 +91,6 @@ class OverlapSearch {
     conflicts_.assign(n, 0);
     queued_.assign(n, false);
     swept_every_offset_.assign(n, false);
-    place_in_conflicting_.assign(n, 0);
   }
 
   // The lowest packing found, in grains, if lower than the start. Stops early when `target_packed`
@@ -112,7 +111,7 @@ class OverlapSearch {
         try_move(pop());
         continue;
       }
-      if (conflicting_.empty()) {
+      if (conflicting_items_ == 0) {
         packed_ = y_;
         packed_height_ = height_;
         lowered = true;
@@ -286,28 +285,8 @@ class OverlapSearch {
       }
       conflicts_[i] += conflicts;
     }
-    conflicting_.clear();
-    for (std::size_t i = 0; i < y_.size(); ++i) {
-      if (conflicts_[i] > 0) list_conflicting(i);
-    }
-  }
-
-  void list_conflicting(std::size_t i) {
-    place_in_conflicting_[i] = static_cast<std::uint32_t>(conflicting_.size());
-    conflicting_.push_back(static_cast<std::uint32_t>(i));
-  }
-
-  // Item i's conflicts changed; whether it had any before.
-  void conflicts_changed(std::size_t i, bool had) {
-    if ((conflicts_[i] > 0) == had) return;
-    if (!had) {
-      list_conflicting(i);
-      return;
-    }
-    const std::uint32_t place = place_in_conflicting_[i];
-    conflicting_[place] = conflicting_.back();
-    place_in_conflicting_[conflicting_[place]] = place;
-    conflicting_.pop_back();
+    conflicting_items_ =
+        static_cast<std::size_t>(std::ranges::count_if(conflicts_, [](int c) { return c > 0; }));
   }
 
   void push(std::size_t i) {
@@ -498,9 +477,9 @@ class OverlapSearch {
       const bool other_was = conflicts_[j] > 0;
       conflicts_[i] += counted;
       conflicts_[j] += counted;
-      conflicts_changed(j, other_was);
+      conflicting_items_ += (conflicts_[j] > 0) - other_was;
     }
-    conflicts_changed(i, was_conflicting);
+    conflicting_items_ += (conflicts_[i] > 0) - was_conflicting;
     y_[i] = y;
   }
 
@@ -510,9 +489,8 @@ class OverlapSearch {
   void weigh_overlapping_pairs() {
     double most = 0;
     overlapping_.clear();
-    in_order_.assign(conflicting_.begin(), conflicting_.end());
-    std::ranges::sort(in_order_);  // the pairs weighed, and so the items queued, in item order
-    for (const std::uint32_t i : in_order_) {
+    for (std::size_t i = 0; i < y_.size(); ++i) {
+      if (conflicts_[i] == 0) continue;
       const std::span<const Neighbour> neighbours = neighbours_[i];
       for (std::uint32_t n = 0; n < neighbours.size(); ++n) {
         const Neighbour& pair = neighbours[n];
@@ -520,7 +498,7 @@ class OverlapSearch {
         const double overlap = pair.common_time * static_cast<double>(common_grains(y_[i], size_[i], y_[pair.item], size_[pair.item]));
         if (overlap == 0) continue;
         most = std::max(most, overlap);
-        overlapping_.push_back({i, n, overlap});
+        overlapping_.push_back({static_cast<std::uint32_t>(i), n, overlap});
       }
     }
     for (const OverlappingPair& overlapping : overlapping_) {
@@ -538,12 +516,7 @@ class OverlapSearch {
   std::vector<std::int64_t> size_, alignment_, y_;  // in grains
   std::vector<std::vector<Neighbour>> neighbours_;
   std::vector<int> conflicts_;         // neighbours each item overlaps
-  // The items with conflicts, in no order, and each one's place there (kept as moves change them:
-  // at each local minimum, a scan of all items for them was 3% of the search's samples on
-  // c-10000-8).
-  std::vector<std::uint32_t> conflicting_;
-  std::vector<std::uint32_t> place_in_conflicting_;
-  std::vector<std::uint32_t> in_order_;  // weigh_overlapping_pairs': conflicting_, sorted
+  std::size_t conflicting_items_ = 0;  // items with conflicts
   std::vector<std::size_t> queue_;     // overlapping items to try moving
   std::vector<bool> queued_;
   struct OverlappingPair {

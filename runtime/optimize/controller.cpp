@@ -49,7 +49,7 @@ Controller* Controller::get(void* (*lookup)(const char* symbol),
     controller->state_ = new State(api, capturing, trace_file_path(s, make_header(s, 0)));
     g_state = controller->state_;
     std::atexit([] {
-      g_state->join_planner();
+      g_state->finish_planning();
       const std::lock_guard lock(g_state->mutex);
       g_state->drain_swap_events(true);  // the transfers held back for timing
     });

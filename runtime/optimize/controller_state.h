@@ -92,7 +92,8 @@ class Controller::State {
   void after_boundary(const IterationCursor::Step& step, bool inside_event);
   void return_to_recording(std::string_view reason, bool inside_event);
   void give_up(std::string_view warning);
-  void join_planner();
+  // At exit: waits for the background planning, and plans the whole window if nothing did yet.
+  void finish_planning();
   ManagedAllocation* buffer(const plan::BufferRef& ref);
   // Records the swap space's finished transfers; `everything`: the ones it holds back too.
   void drain_swap_events(bool everything = false);
@@ -201,6 +202,7 @@ class Controller::State {
   uint64_t cut_seq = 0;
   uint64_t events_at_cut = 0;
   uint64_t next_attempt = 0;  // events after the cut at which the next planning attempt starts
+  uint64_t events_at_last_attempt = 0;
   std::thread worker;
   bool worker_started = false;
   pid_t worker_pid = 0;
@@ -213,6 +215,8 @@ class Controller::State {
 
  private:
   void start_planning();
+  PlanningJob planning_job() const;  // of the window since the cut
+  std::unique_ptr<WindowReader> take_window_reader();  // the last attempt's, if it kept one
   void arm(plan::Plan plan, PlanOrigin origin, std::optional<uint64_t> next_boundary,
            uint64_t lead);
   void retire(std::unique_ptr<PlannedPool> pool);

@@ -49,10 +49,10 @@ std::optional<OnlinePlan> plan_online(const PlanningJob& job, WindowReader& read
   }
   if (detection.iterations.size() < kStableIterations || detection.exact < kIdenticalIterations)
     return std::nullopt;
-  // The program must still be repeating (at most one iteration's worth of events after the last),
-  // in a steady state: an iteration launches work and frees as much as it allocates (a set-up
-  // loop that allocates and fills buffers is not one).
-  if (stream.events.size() - detection.iterations.back().end > detection.period)
+  // The program must still be repeating (at most one iteration's worth of events after the last;
+  // at exit, what follows is its tear-down), in a steady state: an iteration launches work and
+  // frees as much as it allocates (a set-up loop that allocates and fills buffers is not one).
+  if (!job.at_exit && stream.events.size() - detection.iterations.back().end > detection.period)
     return std::nullopt;
   if (!steady(stream, detection.reference_iteration())) return std::nullopt;
   OnlinePlan out;

@@ -1,6 +1,6 @@
 // Planning inside the running program: the trace written so far (from the last cut on) is read
 // back, its iteration found, and, once it is stable (at least three iterations, two of them
-// identical), planned with analyzer/plan. Runs on the controller's background thread.
+// identical), planned with analyzer/plan. Runs on the controller's background thread (and at exit).
 #pragma once
 
 #include <cstdint>
@@ -17,6 +17,8 @@ struct PlanningJob {
   uint64_t after_seq = 0;      // the cut (0: the whole trace)
   uint64_t events_at_cut = 0;  // the runtime's event count at the cut
   plan::PlanRequest request;
+  // Planned as the program exits, for its next run: its iterations need not go on to the end.
+  bool at_exit = false;
 };
 
 struct OnlinePlan {

@@ -1,5 +1,5 @@
 // `tidepool run --optimize` and `--plan` end to end on simcuda: results stay bit-identical, plans
-// are made, enforced, cached, refused and remade as the program changes shape; captures and
+// are made (also at exit), enforced, cached, refused and remade as the program changes shape; captures and
 // TIDEPOOL_DISABLE are left alone; bad flags stop before the program starts.
 #include <gtest/gtest.h>
 
@@ -184,6 +184,33 @@ TEST(OptimizeEndToEnd, CachedPlanIsEnforcedFromTheFirstIteration) {
   // Three temporaries per step, every step of the 24 served.
   EXPECT_EQ(decisions.count(RecordTag::pool_hit), 3 * 24);
   EXPECT_GT(decisions.count(RecordTag::pool_hit), first_hits);
+}
+
+// train_mlp's four steps (about 43 events each) end before a background attempt sees three of them
+// (the attempts start 64 and 128 events in): the program's last attempt, at exit, plans and caches,
+// and its second run enforces that plan from its first iteration.
+TEST(OptimizeEndToEnd, AProgramTooShortForTheBackgroundAttemptsHasItsPlanCachedAtExit) {
+  Sandbox box;
+  const std::vector<std::string> args = {"--batch", "64", "--width", "32", "--depth", "2", "--steps", "4"};
+  const ProgramRun off = box.plain(example("train_mlp"), args);
+  ASSERT_EQ(off.exit_code, 0) << off.err;
+  const std::filesystem::path plans = box.dir() / "plans";
+  const std::vector<std::string> flags = {"--optimize=pool", "--plan-cache", plans.string()};
+  const ProgramRun first = box.tidepool(flags, example("train_mlp"), args);
+  ASSERT_EQ(first.exit_code, 0) << first.err;
+  EXPECT_EQ(first.checksum(), off.checksum());
+  EXPECT_EQ(first.err.find("warning"), std::string::npos) << first.err;
+  EXPECT_EQ(box.newest_decisions().count(RecordTag::plan_installed), 0);
+  ASSERT_TRUE(std::filesystem::is_directory(plans));
+  EXPECT_EQ(std::distance(std::filesystem::directory_iterator(plans), {}), 1);
+  const ProgramRun second = box.tidepool(flags, example("train_mlp"), args);
+  ASSERT_EQ(second.exit_code, 0) << second.err;
+  EXPECT_EQ(second.checksum(), off.checksum());
+  const auto decisions = box.newest_decisions();
+  EXPECT_EQ(decisions.count(RecordTag::plan_installed), 1);
+  EXPECT_GT(decisions.count(RecordTag::pool_hit), 0);
+  EXPECT_EQ(decisions.count(RecordTag::pool_miss), 0);
+  EXPECT_EQ(decisions.count(RecordTag::return_to_recording), 0);
 }
 
 // The steps program's iteration, written out by hand: each step starts with the fill.

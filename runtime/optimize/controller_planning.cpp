@@ -65,18 +65,19 @@ void Controller::State::start_planning() {
   worker_done.store(false, std::memory_order_release);
   const std::string cache = settings.plan_cache;
   const std::string key = cache.empty() ? std::string{} : program_key(settings);
-  worker = std::thread([this, job = planning_job(), cache, key, reader = take_window_reader()]() mutable {
-    AttemptOutcome outcome = attempt_planning(job, reader, cache, key);
-    {
-      const std::lock_guard lock(result_mutex);
-      result = std::move(outcome.planned);
-      failure = std::move(outcome.error);
-      // Kept for the next attempt only while there is one to come.
-      if (!result && failure.empty()) window_reader = std::move(reader);
-    }
-    result_ready.store(true, std::memory_order_release);
-    worker_done.store(true, std::memory_order_release);
-  });
+  worker = std::thread(
+      [this, job = planning_job(), cache, key, reader = take_window_reader()]() mutable {
+        AttemptOutcome outcome = attempt_planning(job, reader, cache, key);
+        {
+          const std::lock_guard lock(result_mutex);
+          result = std::move(outcome.planned);
+          failure = std::move(outcome.error);
+          // Kept for the next attempt only while there is one to come.
+          if (!result && failure.empty()) window_reader = std::move(reader);
+        }
+        result_ready.store(true, std::memory_order_release);
+        worker_done.store(true, std::memory_order_release);
+      });
 }
 
 void Controller::State::poll_planning() {
@@ -121,8 +122,10 @@ void Controller::State::finish_planning() {
     job.at_exit = true;
     reader = take_window_reader();
   }
-  const AttemptOutcome outcome = attempt_planning(job, reader, settings.plan_cache, program_key(settings));
-  if (!outcome.error.empty()) warn("no plan cached for the next run: planning failed (" + outcome.error + ")");
+  const AttemptOutcome outcome =
+      attempt_planning(job, reader, settings.plan_cache, program_key(settings));
+  if (!outcome.error.empty())
+    warn("no plan cached for the next run: planning failed (" + outcome.error + ")");
 }
 
 }  // namespace tidepool::runtime::optimize

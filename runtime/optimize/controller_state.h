@@ -215,7 +215,7 @@ class Controller::State {
 
  private:
   void start_planning();
-  PlanningJob planning_job() const;  // of the window since the cut
+  PlanningJob planning_job() const;                    // of the window since the cut
   std::unique_ptr<WindowReader> take_window_reader();  // the last attempt's, if it kept one
   void arm(plan::Plan plan, PlanOrigin origin, std::optional<uint64_t> next_boundary,
            uint64_t lead);

@@ -1,6 +1,6 @@
 // `tidepool run --optimize` and `--plan` end to end on simcuda: results stay bit-identical, plans
-// are made (also at exit), enforced, cached, refused and remade as the program changes shape; captures and
-// TIDEPOOL_DISABLE are left alone; bad flags stop before the program starts.
+// are made (also at exit), enforced, cached, refused and remade as the program changes shape;
+// captures and TIDEPOOL_DISABLE are left alone; bad flags stop before the program starts.
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -191,7 +191,8 @@ TEST(OptimizeEndToEnd, CachedPlanIsEnforcedFromTheFirstIteration) {
 // and its second run enforces that plan from its first iteration.
 TEST(OptimizeEndToEnd, AProgramTooShortForTheBackgroundAttemptsHasItsPlanCachedAtExit) {
   Sandbox box;
-  const std::vector<std::string> args = {"--batch", "64", "--width", "32", "--depth", "2", "--steps", "4"};
+  const std::vector<std::string> args = {"--batch", "64", "--width", "32",
+                                         "--depth", "2",  "--steps", "4"};
   const ProgramRun off = box.plain(example("train_mlp"), args);
   ASSERT_EQ(off.exit_code, 0) << off.err;
   const std::filesystem::path plans = box.dir() / "plans";

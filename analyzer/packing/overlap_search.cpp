@@ -272,6 +272,11 @@ class OverlapSearch {
     }
   }
 
+  // Grains items i (at offset y) and j (where it is) share in address.
+  std::int64_t shared_grains(std::size_t i, std::int64_t y, std::size_t j) const {
+    return common_grains(y, size_[i], y_[j], size_[j]);
+  }
+
   // Each pair looked at once, from its first item (at each lowering, the whole instance's pairs).
   void recount() {
     std::ranges::fill(conflicts_, 0);
@@ -279,8 +284,7 @@ class OverlapSearch {
       int conflicts = 0;
       for (const Neighbour& pair : neighbours_[i]) {
         if (pair.item < i) continue;
-        const bool overlapping =
-            common_grains(y_[i], size_[i], y_[pair.item], size_[pair.item]) > 0;
+        const bool overlapping = shared_grains(i, y_[i], pair.item) > 0;
         conflicts += overlapping;
         conflicts_[pair.item] += overlapping;
       }
@@ -491,8 +495,8 @@ class OverlapSearch {
     for (const Neighbour& pair : neighbours_[i]) {
       const std::size_t j = pair.item;
       kept_.neighbour_moved(j, pair.back);
-      const bool before = common_grains(y_[i], size_[i], y_[j], size_[j]) > 0;
-      const bool after = common_grains(y, size_[i], y_[j], size_[j]) > 0;
+      const bool before = shared_grains(i, y_[i], j) > 0;
+      const bool after = shared_grains(i, y, j) > 0;
       const int counted = int{after} - int{before};
       if (counted == 0) continue;
       const bool other_was = conflicts_[j] > 0;
@@ -517,7 +521,8 @@ class OverlapSearch {
       for (std::uint32_t n = 0; n < neighbours.size(); ++n) {
         const Neighbour& pair = neighbours[n];
         if (pair.item < i) continue;
-        const double overlap = pair.common_time * static_cast<double>(common_grains(y_[i], size_[i], y_[pair.item], size_[pair.item]));
+        const double overlap =
+            pair.common_time * static_cast<double>(shared_grains(i, y_[i], pair.item));
         if (overlap == 0) continue;
         most = std::max(most, overlap);
         overlapping_.push_back({i, n, overlap});

@@ -100,6 +100,10 @@ void Controller::State::poll_planning() {
 }
 
 void Controller::State::finish_planning() {
+  {
+    const std::lock_guard lock(mutex);
+    exiting = true;  // the program's threads still running start no attempt now
+  }
   // A forked child has a copy of the thread object but not the thread: it leaves it be.
   if (worker_started && worker.joinable() && worker_pid == getpid()) worker.join();
   // The program ended before a plan: a last attempt on all it did, so that its next run starts

@@ -48,7 +48,8 @@ IterationCursor::Step Controller::State::count(Counted kind, uint64_t bytes,
   if (kind != Counted::free) refused.reset();  // not made again: the refusal stays an event
   ++events;
   if (plan == nullptr) {
-    if (!gave_up && (request_pool || request_swap) && events - events_at_cut >= next_attempt &&
+    if (!gave_up && !exiting && (request_pool || request_swap) &&
+        events - events_at_cut >= next_attempt &&
         !result_ready.load(std::memory_order_acquire)) {
       start_planning();
     }

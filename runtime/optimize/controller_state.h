@@ -203,6 +203,7 @@ class Controller::State {
   uint64_t events_at_cut = 0;
   uint64_t next_attempt = 0;  // events after the cut at which the next planning attempt starts
   uint64_t events_at_last_attempt = 0;
+  bool exiting = false;  // finish_planning has begun
   std::thread worker;
   bool worker_started = false;
   pid_t worker_pid = 0;

@@ -49,8 +49,7 @@ IterationCursor::Step Controller::State::count(Counted kind, uint64_t bytes,
   ++events;
   if (plan == nullptr) {
     if (!gave_up && !exiting && (request_pool || request_swap) &&
-        events - events_at_cut >= next_attempt &&
-        !result_ready.load(std::memory_order_acquire)) {
+        events - events_at_cut >= next_attempt && !result_ready.load(std::memory_order_acquire)) {
       start_planning();
     }
     return {};

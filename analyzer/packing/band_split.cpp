@@ -259,7 +259,12 @@ class BandSplitter {
   bool cut_in_time(Block& block, std::vector<Block>& todo) {
     const auto by_start = [&](std::uint32_t i) { return std::pair(start(i), i); };
     if (!std::ranges::is_sorted(block.items, {}, by_start)) {
-      std::ranges::sort(block.items, {}, by_start);
+      // Sorted as (start, item) pairs side by side: through each item's intervals, a comparison
+      // took two loads from far apart (5% of perfect:1000000:1:300000's samples at 10 s).
+      starts_.clear();
+      for (const std::uint32_t i : block.items) starts_.push_back(by_start(i));
+      std::ranges::sort(starts_);
+      for (std::size_t k = 0; k < starts_.size(); ++k) block.items[k] = starts_[k].second;
     }
     std::vector<Block> pieces = {Block{{}, block.begin, block.end, 0, true}};
     Time reach = block.begin;
@@ -301,6 +306,7 @@ class BandSplitter {
   std::vector<std::pair<std::uint32_t, Bytes>> nets_;
   std::vector<Bytes> ending_;
   std::vector<Bytes> starting_;
+  std::vector<std::pair<Time, std::uint32_t>> starts_;  // cut_in_time's sort
   const Guessing guessing_;
   const bool shuffle_;
   std::mt19937_64 random_;

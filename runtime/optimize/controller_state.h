@@ -202,7 +202,7 @@ class Controller::State {
   uint64_t cut_seq = 0;
   uint64_t events_at_cut = 0;
   uint64_t next_attempt = 0;  // events after the cut at which the next planning attempt starts
-  uint64_t events_at_last_attempt = 0;
+  uint64_t events_at_last_attempt = 0;  // `events` when the last attempt started
   bool exiting = false;  // finish_planning has begun
   std::thread worker;
   bool worker_started = false;
